@@ -1,0 +1,45 @@
+/** Every error code the service answers with; routes map each to an HTTP status. */
+export type ErrorCode =
+  | "invalid_request"
+  | "unauthenticated"
+  | "invalid_signature"
+  | "timestamp_out_of_window"
+  | "nonce_reused"
+  | "insufficient_credits"
+  | "insufficient_scope"
+  | "hotkey_not_in_metagraph"
+  | "validator_permit_required"
+  | "miner_not_registered"
+  | "wrong_auth_scheme"
+  | "not_found"
+  | "pool_empty"
+  | "conflict"
+  | "lease_not_held"
+  | "payload_too_large"
+  | "unsupported_media_type"
+  | "rate_limited"
+  | "upstream_error"
+  | "upstream_timeout"
+  | "metagraph_unavailable"
+  | "not_ready"
+  | "internal_error";
+
+/** An error a caller is expected to catch and render: it carries a stable code. */
+export class ServiceError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+  /** Seconds a client should wait before retrying (429, 503). */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: Record<string, unknown>; retryAfterSeconds?: number } = {},
+  ) {
+    super(message);
+    this.name = "ServiceError";
+    this.code = code;
+    this.details = options.details;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}

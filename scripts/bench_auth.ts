@@ -1,0 +1,112 @@
+/**
+ * Benchmark: authenticated `GET /v1/credits/balance` (API key check and shared rate-limit count,
+ * OrgActor balance read — all against PostgreSQL) beside public `GET /healthz`, in the same run,
+ * under wrk in a separate process, in alternating rounds (medians reported). Needs DATABASE_URL
+ * (a scratch database is created on that server and dropped). Target: authenticated ≥ 50 % of
+ * public requests/s.
+ */
+import { silentLogger } from "../actors/log.ts";
+import { loadConfig } from "./config.ts";
+import { withScratchDatabase } from "./scratch_database.ts";
+import { createService } from "./service.ts";
+import { ensureWrk, type LoadResult, loadTest, pinServerCpu, printTable } from "./bench_load.ts";
+
+const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
+const CONNECTIONS = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 64);
+/** Rounds alternate public and authenticated runs, so drift on a shared host hits both alike. */
+const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 3);
+const ADMIN_TOKEN = crypto.randomUUID();
+
+async function admin(base: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const json = await response.json();
+  if (!response.ok) throw new Error(`${path}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** An org with credits and a billing:read key whose allowance the run cannot exhaust. */
+async function issueBenchKey(base: string): Promise<string> {
+  const org = await admin(base, "/admin/v1/orgs", { name: "bench" });
+  await admin(base, `/admin/v1/orgs/${org.id}/credits`, { amountMicro: "1000000000", reference: "bench" });
+  const issued = await admin(base, `/admin/v1/orgs/${org.id}/keys`, {
+    name: "bench",
+    scopes: ["billing:read"],
+    rateLimitRpm: 1_000_000,
+  });
+  return String(issued.apiKey);
+}
+
+/** The run with the median requests/s (with its own latency figures), under `label`. */
+function median(label: string, runs: LoadResult[]): LoadResult {
+  const sorted = runs.toSorted((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+  return { ...sorted[Math.floor(sorted.length / 2)]!, label };
+}
+
+async function measure(base: string, auth: Record<string, string>): Promise<void> {
+  const options = { seconds: SECONDS, connections: CONNECTIONS };
+  const balanceUrl = `${base}/v1/credits/balance`;
+  console.log(
+    `postgres storage; ${ROUNDS} alternating rounds of ${SECONDS}s per route, ${CONNECTIONS} connections`,
+  );
+  const pinned = await pinServerCpu();
+  console.log(pinned ? "service pinned to CPU 0, wrk to CPU 1 (PostgreSQL unpinned)" : "nothing pinned");
+  await loadTest("warm-up", `${base}/healthz`, { seconds: 2 });
+  await loadTest("warm-up", balanceUrl, { seconds: 2, headers: auth });
+  const publicRuns: LoadResult[] = [];
+  const keyRuns: LoadResult[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    publicRuns.push(await loadTest(`public GET /healthz #${round}`, `${base}/healthz`, options));
+    keyRuns.push(
+      await loadTest(`authenticated GET /v1/credits/balance #${round}`, balanceUrl, {
+        ...options,
+        headers: auth,
+      }),
+    );
+  }
+  printTable("Every round", publicRuns.flatMap((row, i) => [row, keyRuns[i]!]));
+  const rows = [
+    median("public GET /healthz", publicRuns),
+    median("authenticated GET /v1/credits/balance", keyRuns),
+  ];
+  printTable("Median of the rounds", rows);
+  const ratio = rows[1]!.requestsPerSecond / rows[0]!.requestsPerSecond;
+  console.log(`\nauthenticated / public = ${(ratio * 100).toFixed(1)} % of requests/s (target >= 50 %)`);
+}
+
+async function run(databaseUrl: string): Promise<void> {
+  const config = loadConfig({
+    FGW_STORAGE: "postgres",
+    DATABASE_URL: databaseUrl,
+    FGW_PG_POOL: Deno.env.get("FGW_PG_POOL") ?? "10",
+    FGW_ADMIN_TOKEN: ADMIN_TOKEN,
+    FGW_IP_RPM: "0",
+    FGW_MARKET_SOURCE: "snapshot",
+    FGW_LOG_LEVEL: "error",
+  });
+  const service = await createService(config, { log: silentLogger });
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, service.app.fetch);
+  service.start();
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  try {
+    await measure(base, { authorization: `Bearer ${await issueBenchKey(base)}` });
+  } finally {
+    await server.shutdown();
+    await service.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const databaseUrl = Deno.env.get("DATABASE_URL");
+  if (!databaseUrl) {
+    console.error("bench:auth needs DATABASE_URL (a PostgreSQL server; a scratch database is created on it)");
+    Deno.exit(2);
+  }
+  await ensureWrk();
+  await withScratchDatabase(databaseUrl, run);
+}
+
+if (import.meta.main) await main();

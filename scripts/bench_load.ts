@@ -1,0 +1,105 @@
+/** Load generation for benchmarks: `wrk` (Debian package) in a separate process. */
+
+export interface LoadResult {
+  label: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+}
+
+export interface LoadOptions {
+  connections?: number;
+  seconds?: number;
+  threads?: number;
+  headers?: Record<string, string>;
+}
+
+/** Makes sure `wrk` is installed (installs the Debian package when missing and running as root). */
+export async function ensureWrk(): Promise<void> {
+  if (await installed("wrk")) return;
+  console.error("wrk is missing: installing the Debian package");
+  await run("apt-get", ["update", "-qq"]);
+  await run("apt-get", ["install", "-y", "-qq", "wrk"]);
+}
+
+/**
+ * Pins this process (every thread) to CPU 0 so that wrk, pinned to CPU 1, never competes with
+ * the server under test for a core: on a 2-core machine that contention otherwise swings
+ * results by a third from run to run. Without `taskset` (util-linux) nothing is pinned.
+ */
+export async function pinServerCpu(): Promise<boolean> {
+  try {
+    const pinned = await new Deno.Command("taskset", {
+      args: ["-a", "-p", "-c", "0", String(Deno.pid)],
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    return pinned.success;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs wrk (pinned to CPU 1 when `taskset` exists) against `url`; parses throughput and latencies. */
+export async function loadTest(label: string, url: string, options: LoadOptions = {}): Promise<LoadResult> {
+  const args = [
+    `-t${options.threads ?? 1}`,
+    `-c${options.connections ?? 64}`,
+    `-d${options.seconds ?? 10}s`,
+    "--latency",
+    ...Object.entries(options.headers ?? {}).flatMap(([name, value]) => ["-H", `${name}: ${value}`]),
+    url,
+  ];
+  const output = await installed("taskset")
+    ? await run("taskset", ["-c", "1", "wrk", ...args])
+    : await run("wrk", args);
+  return {
+    label,
+    requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1] ?? 0),
+    p50Ms: latencyMs(output, "50%"),
+    p99Ms: latencyMs(output, "99%"),
+    non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0),
+  };
+}
+
+/** Prints results as an aligned table, with each row's share of the first row's requests/s. */
+export function printTable(title: string, rows: readonly LoadResult[]): void {
+  const base = rows[0]?.requestsPerSecond ?? 1;
+  console.log(`\n${title}`);
+  console.log("| run | req/s | p50 ms | p99 ms | non-2xx | vs first |\n|---|---:|---:|---:|---:|---:|");
+  for (const row of rows) {
+    const share = ((row.requestsPerSecond / base) * 100).toFixed(1);
+    console.log(
+      `| ${row.label} | ${row.requestsPerSecond.toFixed(0)} | ${row.p50Ms.toFixed(2)} | ${
+        row.p99Ms.toFixed(2)
+      } | ${row.non2xx} | ${share} % |`,
+    );
+  }
+}
+
+function latencyMs(output: string, percentile: string): number {
+  const match = new RegExp(`^\\s+${percentile}\\s+([\\d.]+)(us|ms|s)`, "m").exec(output);
+  if (!match) return Number.NaN;
+  const value = Number(match[1]);
+  return match[2] === "us" ? value / 1000 : match[2] === "s" ? value * 1000 : value;
+}
+
+async function run(command: string, args: string[]): Promise<string> {
+  const { code, stdout, stderr } = await new Deno.Command(command, { args, stdout: "piped", stderr: "piped" })
+    .output();
+  const text = new TextDecoder().decode(stdout);
+  if (code !== 0) throw new Error(`${command} failed: ${new TextDecoder().decode(stderr)}${text}`);
+  return text;
+}
+
+/** True when `command` can be spawned (wrk exits non-zero even for `--version`). */
+async function installed(command: string): Promise<boolean> {
+  try {
+    await new Deno.Command(command, { args: ["--version"], stdout: "null", stderr: "null" }).output();
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}

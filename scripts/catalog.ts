@@ -1,0 +1,121 @@
+import { hex } from "@scure/base";
+import { CatalogView } from "../actors/catalog_view.ts";
+import type { Clock } from "../actors/clock.ts";
+import { eventActorKind } from "../actors/event_actor.ts";
+import { MarketIngestionJob } from "../actors/ingestion_job.ts";
+import type { Logger } from "../actors/log.ts";
+import { DAY_MS, type PoolRules } from "../actors/random_pool.ts";
+import type { ActorSystem } from "../actors/runtime.ts";
+import { GammaMarketSource } from "../actors/sources/gamma_source.ts";
+import type { MarketSource } from "../actors/sources/market_source.ts";
+import { SnapshotMarketSource } from "../actors/sources/snapshot_source.ts";
+import { CursorCodec } from "../routes/cursor.ts";
+import type { EventRoutesDeps } from "../routes/events.ts";
+import type { Storage } from "../storage/storage.ts";
+import type { Config } from "./config.ts";
+
+/** Setting written by the first completed ingestion pass of any instance. */
+const LOADED = "catalog_first_pass_at";
+
+/** The market catalog of one instance: its view, its ingestion job, and what its routes need. */
+export interface Catalog {
+  view: CatalogView;
+  ingestion: MarketIngestionJob;
+  routes: EventRoutesDeps;
+  /** True once the view serves events, or serves the result of a pass by this or another instance. */
+  ready(): Promise<boolean>;
+}
+
+export interface CatalogDeps {
+  storage: Storage;
+  actors: ActorSystem;
+  clock: Clock;
+  log: Logger;
+  /** Overrides the configured market source (tests, benchmarks). */
+  source?: MarketSource;
+}
+
+/** Wires the catalog from config. The cursor secret is shared by every instance through storage. */
+export async function createCatalog(config: Config, deps: CatalogDeps): Promise<Catalog> {
+  const { storage, actors, clock, log } = deps;
+  // Set once this instance's view has published the result of one of its own passes.
+  let passServed = false;
+  const view = new CatalogView({
+    store: storage.events,
+    clock,
+    retainMs: config.FGW_CURSOR_TTL_MS,
+    overlapMs: config.FGW_VIEW_OVERLAP_MS,
+    fullReloadMs: config.FGW_VIEW_FULL_RELOAD_MS,
+    publishMs: config.FGW_VIEW_PUBLISH_MS,
+  });
+  // As a fallback the sample markets are stored under their own source name, never as live data.
+  const snapshotOnly = config.FGW_MARKET_SOURCE === "snapshot";
+  const snapshot = new SnapshotMarketSource({
+    path: config.FGW_SNAPSHOT_FILE,
+    rebaseTo: clock,
+    ...(snapshotOnly ? {} : { sourceName: "snapshot" }),
+  });
+  const live = snapshotOnly ? snapshot : new GammaMarketSource({ baseUrl: config.FGW_GAMMA_URL, clock });
+  const ingestion = new MarketIngestionJob({
+    source: deps.source ?? live,
+    ...(config.FGW_SNAPSHOT_FALLBACK && !snapshotOnly ? { fallback: snapshot } : {}),
+    actors,
+    eventKind: eventActorKind({
+      store: storage.events,
+      clock,
+      rules: {
+        minLiquidityUsd: config.FGW_ADMIT_MIN_LIQUIDITY_USD,
+        minVolumeUsd: config.FGW_ADMIT_MIN_VOLUME_USD,
+        lastSeenResolutionMs: config.FGW_LAST_SEEN_RESOLUTION_MS,
+      },
+    }),
+    store: storage.events,
+    clock,
+    log,
+    intervalMs: config.FGW_INGEST_INTERVAL_MS,
+    maxBackoffMs: config.FGW_INGEST_MAX_BACKOFF_MS,
+    afterPass: async () => {
+      await view.refresh();
+      if (ingestion.completedPasses > 0) {
+        passServed = true;
+        await storage.settings.getOrCreate(LOADED, new Date(clock()).toISOString());
+      }
+    },
+  });
+  const secret = await storage.settings.getOrCreate("cursor_secret", randomSecret());
+  let ready = false;
+  return {
+    view,
+    ingestion,
+    routes: {
+      catalog: view,
+      cursors: new CursorCodec(secret),
+      clock,
+      pool: poolRules(config),
+      cacheMs: config.FGW_EVENTS_CACHE_MS,
+    },
+    ready: async () => {
+      if (ready) return true;
+      if (!view.loaded) return false;
+      if (view.current().size > 0 || passServed) return ready = true;
+      if ((await storage.settings.get(LOADED)) === null) return false;
+      // Another instance finished a pass: serve what it wrote before saying ready.
+      await view.refresh();
+      return ready = true;
+    },
+  };
+}
+
+function poolRules(config: Config): PoolRules {
+  return {
+    minEndInMs: DAY_MS,
+    maxEndInMs: 7 * DAY_MS,
+    minPrice: config.FGW_POOL_MIN_PRICE,
+    maxPrice: config.FGW_POOL_MAX_PRICE,
+    deniedSubstrings: config.FGW_POOL_DENY_SUBSTRINGS.map((item) => item.toLowerCase()),
+  };
+}
+
+function randomSecret(): string {
+  return hex.encode(crypto.getRandomValues(new Uint8Array(32)));
+}

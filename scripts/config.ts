@@ -1,0 +1,91 @@
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+
+const DEFAULT_SNAPSHOT = fileURLToPath(
+  new URL("../actors/sources/polymarket_snapshot.json", import.meta.url),
+);
+/** Timers take at most a signed 32-bit number of milliseconds. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+const intMs = (fallback: number) => z.coerce.number().int().positive().max(MAX_TIMER_MS).default(fallback);
+const flag = (fallback: boolean) =>
+  z.enum(["1", "0", "true", "false"]).default(fallback ? "1" : "0").transform((v) =>
+    v === "1" || v === "true"
+  );
+const usd = (fallback: number) => z.coerce.number().nonnegative().default(fallback);
+const list = (fallback: string) =>
+  z.string().default(fallback).transform((value) =>
+    value.split(",").map((item) => item.trim()).filter((item) => item.length > 0)
+  );
+/** Lets a cross-field check run beside bad values elsewhere, once its own `fields` are valid. */
+const whenValid = (...fields: string[]) => (payload: z.core.ParsePayload): boolean =>
+  !payload.issues.some((issue) => fields.includes(String(issue.path?.[0])));
+
+/** Every setting, from environment variables (README "Configuration" lists them). */
+export const configSchema = z.object({
+  FGW_HOST: z.string().min(1).default("127.0.0.1"),
+  FGW_PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+  FGW_STORAGE: z.enum(["kv", "postgres"]).default("kv"),
+  FGW_DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z.string().url().optional(),
+  FGW_PG_POOL: z.coerce.number().int().min(1).max(100).default(10),
+  FGW_MARKET_SOURCE: z.enum(["gamma", "snapshot"]).default("gamma"),
+  FGW_GAMMA_URL: z.string().url().default("https://gamma-api.polymarket.com"),
+  FGW_SNAPSHOT_FILE: z.string().min(1).default(DEFAULT_SNAPSHOT),
+  FGW_SNAPSHOT_FALLBACK: flag(true),
+  FGW_INGEST_INTERVAL_MS: intMs(60_000),
+  FGW_INGEST_MAX_BACKOFF_MS: intMs(15 * 60_000),
+  FGW_VIEW_REFRESH_MS: intMs(2_000),
+  FGW_VIEW_OVERLAP_MS: intMs(30_000),
+  FGW_VIEW_FULL_RELOAD_MS: intMs(5 * 60_000),
+  FGW_VIEW_PUBLISH_MS: intMs(5_000),
+  FGW_EVENTS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
+  FGW_ADMIT_MIN_LIQUIDITY_USD: usd(1_000),
+  FGW_ADMIT_MIN_VOLUME_USD: usd(1_000),
+  FGW_LAST_SEEN_RESOLUTION_MS: intMs(15 * 60_000),
+  FGW_POOL_MIN_PRICE: z.coerce.number().min(0).max(1).default(0.05),
+  FGW_POOL_MAX_PRICE: z.coerce.number().min(0).max(1).default(0.95),
+  FGW_POOL_DENY_SUBSTRINGS: list("up or down,updown,what price will"),
+  FGW_CURSOR_TTL_MS: intMs(10 * 60_000),
+  FGW_ACTOR_IDLE_MS: intMs(60_000),
+  /** How long a reserve holds credits before the hold expires unsettled. */
+  FGW_HOLD_TTL_MS: intMs(10 * 60_000),
+  /** How often expired holds are released. */
+  FGW_HOLD_EXPIRY_INTERVAL_MS: intMs(30_000),
+  FGW_SHUTDOWN_GRACE_MS: intMs(10_000),
+  FGW_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** Bearer token of the admin API; unset = the admin API answers 404. */
+  FGW_ADMIN_TOKEN: z.string().min(16).optional(),
+  /** IP throttle: requests per minute per client address and instance; 0 disables it. */
+  FGW_IP_RPM: z.coerce.number().int().min(0).default(600),
+  /** Proxy addresses whose `X-Forwarded-For` is trusted (exact IPs, comma-separated). */
+  FGW_TRUSTED_PROXIES: list(""),
+}).refine((c) => c.FGW_STORAGE !== "postgres" || c.DATABASE_URL !== undefined, {
+  message: "DATABASE_URL is required when FGW_STORAGE=postgres",
+  path: ["DATABASE_URL"],
+  when: whenValid("FGW_STORAGE", "DATABASE_URL"),
+}).refine((c) => c.FGW_POOL_MIN_PRICE <= c.FGW_POOL_MAX_PRICE, {
+  message: "FGW_POOL_MIN_PRICE must not exceed FGW_POOL_MAX_PRICE",
+  path: ["FGW_POOL_MIN_PRICE"],
+  when: whenValid("FGW_POOL_MIN_PRICE", "FGW_POOL_MAX_PRICE"),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+/** Validates `env` (default: the process environment); throws a readable error listing every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = Deno.env.toObject()): Config {
+  // An empty variable means "unset" (take the default), never 0 or "".
+  const set = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const result = configSchema.safeParse(set);
+  const unknown = Object.keys(set).filter((name) => name.startsWith("FGW_") && !(name in configSchema.shape));
+  if (result.success && unknown.length === 0) return result.data;
+  const lines = [
+    ...(result.success
+      ? []
+      : result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`)),
+    ...unknown.map((name) => `  ${name}: unknown setting (misspelled?)`),
+  ];
+  throw new TypeError(`Invalid configuration:\n${lines.join("\n")}`);
+}

@@ -1,0 +1,106 @@
+import type { Hono } from "hono";
+import { type Clock, systemClock } from "../actors/clock.ts";
+import { jsonLogger, type Logger } from "../actors/log.ts";
+import { ActorSystem } from "../actors/runtime.ts";
+import { type PeriodicJob, Scheduler } from "../actors/scheduler.ts";
+import { type AppEnv, createApp } from "../routes/app.ts";
+import type { Storage } from "../storage/storage.ts";
+import type { Config } from "./config.ts";
+import { openStorage } from "./open_storage.ts";
+import { type Catalog, createCatalog } from "./catalog.ts";
+import type { MarketSource } from "../actors/sources/market_source.ts";
+import { rateLimitPurgeJob } from "../actors/rate_limit_purge_job.ts";
+import { type AskOrg, orgActorKind, orgAsker } from "../actors/org_actor.ts";
+import { holdExpiryJob } from "../actors/hold_expiry_job.ts";
+
+/** A wired service instance: storage, actors, periodic jobs and the HTTP app. */
+export interface Service {
+  app: Hono<AppEnv>;
+  storage: Storage;
+  actors: ActorSystem;
+  scheduler: Scheduler;
+  catalog: Catalog;
+  /** Asks an organisation's OrgActor on this instance. */
+  askOrg: AskOrg;
+  /** Starts periodic jobs and housekeeping timers. */
+  start(): void;
+  /** Stops timers and jobs, drains mailboxes, closes storage. */
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  clock?: Clock;
+  log?: Logger;
+  /** Use this storage instead of opening the configured one (tests). */
+  storage?: Storage;
+  /** Unique name of this instance for job leases. */
+  instanceId?: string;
+  /** Use this market source instead of the configured one. */
+  marketSource?: MarketSource;
+}
+
+/** Builds a service instance from validated config. Nothing runs until `start()`. */
+export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? jsonLogger(config.FGW_LOG_LEVEL);
+  const storage = options.storage ?? await openStorage(config);
+  const actors = new ActorSystem({ clock, idleMs: config.FGW_ACTOR_IDLE_MS });
+  const catalog = await createCatalog(config, {
+    storage,
+    actors,
+    clock,
+    log,
+    ...(options.marketSource ? { source: options.marketSource } : {}),
+  });
+  const { orgs, billing } = storage;
+  const askOrg = orgAsker(actors, orgActorKind({ orgs, billing, clock, holdTtlMs: config.FGW_HOLD_TTL_MS }));
+  const jobs: PeriodicJob[] = [
+    catalog.ingestion,
+    rateLimitPurgeJob(storage.rateLimits),
+    holdExpiryJob({ billing, askOrg, intervalMs: config.FGW_HOLD_EXPIRY_INTERVAL_MS, log }),
+  ];
+  const timers: ReturnType<typeof setInterval>[] = [];
+  const scheduler = new Scheduler({
+    leases: storage.jobLeases,
+    clock,
+    holder: options.instanceId ?? crypto.randomUUID(),
+    jobs,
+    onError: (job, error) => log({ level: "error", msg: "periodic job failed", job, error: String(error) }),
+  });
+  const readiness = async () => ({
+    storage: await withTimeout(storage.ping(), 2_000).then(() => true, () => false),
+    catalog: await catalog.ready().catch(() => false),
+  });
+  const app = createApp({ config, clock, log, storage, actors, readiness, events: catalog.routes, askOrg });
+  return {
+    app,
+    storage,
+    actors,
+    scheduler,
+    catalog,
+    askOrg,
+    start() {
+      const failed = (error: unknown) =>
+        log({ level: "error", msg: "catalog refresh failed", error: String(error) });
+      catalog.view.refresh().catch(failed);
+      timers.push(setInterval(() => catalog.view.poll().catch(failed), config.FGW_VIEW_REFRESH_MS));
+      timers.push(setInterval(() => actors.sweep(), Math.max(1_000, config.FGW_ACTOR_IDLE_MS / 2)));
+      scheduler.start();
+    },
+    async close() {
+      for (const timer of timers) clearInterval(timer);
+      await scheduler.stop();
+      await actors.drain();
+      await storage.close();
+    },
+  };
+}
+
+/** `promise`, or a rejection after `ms` (a storage that hangs is not ready). */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

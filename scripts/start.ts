@@ -1,0 +1,43 @@
+import { loadConfig } from "./config.ts";
+import { createService } from "./service.ts";
+import { jsonLogger } from "../actors/log.ts";
+
+/** Starts the service on the configured storage and serves until SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    Deno.exit(2);
+  }
+  const log = jsonLogger(config.FGW_LOG_LEVEL);
+  const service = await createService(config, { log });
+  const server = Deno.serve({
+    hostname: config.FGW_HOST,
+    port: config.FGW_PORT,
+    onListen: ({ hostname, port }) =>
+      log({
+        level: "info",
+        msg: "listening",
+        url: `http://${hostname}:${port}`,
+        storage: service.storage.kind,
+      }),
+  }, service.app.fetch);
+  service.start();
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log({ level: "info", msg: "shutting down: no new connections, draining requests", signal });
+    const grace = setTimeout(() => Deno.exit(1), config.FGW_SHUTDOWN_GRACE_MS);
+    await server.shutdown();
+    await service.close();
+    clearTimeout(grace);
+    log({ level: "info", msg: "stopped" });
+  };
+  for (const signal of ["SIGTERM", "SIGINT"] as const) Deno.addSignalListener(signal, () => stop(signal));
+  await server.finished;
+}
+
+if (import.meta.main) await main();

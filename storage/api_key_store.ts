@@ -1,0 +1,83 @@
+import type { WindowHits } from "./rate_limit_store.ts";
+
+/** The scopes an API key can carry (spec §5); nothing else is accepted. */
+export const API_KEY_SCOPES = [
+  "gateway:write",
+  "predictions:read",
+  "predictions:write",
+  "history:read",
+  "billing:read",
+] as const;
+
+export type ApiKeyScope = typeof API_KEY_SCOPES[number];
+
+/** An API key as stored: never the secret itself, only its SHA-256 (lowercase hex). */
+/** What the admin chooses when issuing a key. */
+export interface ApiKeyTerms {
+  orgId: string;
+  name: string;
+  scopes: ApiKeyScope[];
+  rateLimitRpm: number;
+  pinnedMinerHotkey?: string;
+  /** ISO 8601 instant after which the key fails. */
+  expiresAt?: string;
+}
+
+export interface ApiKeyRecord extends ApiKeyTerms {
+  keyId: string;
+  createdAt: string;
+  revokedAt?: string;
+  /** Lowercase hex SHA-256 of the secret part of the key. */
+  secretHash: string;
+  /**
+   * Read-only: when the key was first used in the latest rate-limit window that counted a use
+   * (so at most one change per key per window). Kept beside the record by `countUse`, never in
+   * it: using a key does not change the record or its version. `create` and `update` ignore it.
+   */
+  lastUsedAt?: string;
+}
+
+/** A stored key with its version. Every change that affects validity (rotate, revoke) bumps the version. */
+export interface StoredApiKey extends ApiKeyRecord {
+  version: number;
+}
+
+/** An API key as the admin API lists it: everything but the secret hash. */
+export type ApiKeySummary = Omit<ApiKeyRecord, "secretHash">;
+
+/** Drops the secret hash and the version (for listings and responses). */
+export function summarizeApiKey(key: ApiKeyRecord | StoredApiKey): ApiKeySummary {
+  const { secretHash: _hash, version: _version, ...summary } = key as StoredApiKey;
+  return { ...summary, scopes: [...summary.scopes] };
+}
+
+/**
+ * Port for API keys. Keys are written only by their ApiKeyActor; the auth path only reads them
+ * and counts uses (`countUse`, which writes the rate-limit window and `lastUsedAt`, not the key).
+ */
+export interface ApiKeyStore {
+  get(keyId: string): Promise<StoredApiKey | null>;
+  /** Stores a new key (version 1); returns null when `keyId` is taken. */
+  create(key: ApiKeyRecord): Promise<StoredApiKey | null>;
+  /** Replaces the key if its stored version is still `expectedVersion`; null when the condition was lost. */
+  update(key: ApiKeyRecord, expectedVersion: number): Promise<StoredApiKey | null>;
+  /** Deletes the key if its stored version is still `expectedVersion`; false when the condition was lost. */
+  delete(keyId: string, expectedVersion: number): Promise<boolean>;
+  /** Every key of `orgId` (revoked ones included), oldest first. */
+  listByOrg(orgId: string): Promise<StoredApiKey[]>;
+  /**
+   * In one atomic step: if the key is still stored at `expectedVersion`, adds the hits to its
+   * rate-limit window (the `keyBucket(keyId)` bucket of the RateLimitStore) and returns the
+   * window's count including them; null when the key was changed (rotated, revoked) or deleted.
+   * The step that opens a window (its first hits) also sets the key's `lastUsedAt` to `atMs`.
+   */
+  countUse(keyId: string, use: KeyUse): Promise<number | null>;
+}
+
+/** Uses of one key to count (see `ApiKeyStore.countUse`). */
+export interface KeyUse extends WindowHits {
+  /** The key version the caller checked the secret against. */
+  expectedVersion: number;
+  /** When the first of these uses arrived (epoch ms). */
+  atMs: number;
+}

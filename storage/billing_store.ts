@@ -1,0 +1,132 @@
+/** The largest amount storage holds (PostgreSQL BIGINT): 2^63 − 1 micro-units. */
+export const MAX_MICRO = 2n ** 63n - 1n;
+
+/** An organisation's money, in integer micro-units. `balanceMicro == Σ ledger amounts` always. */
+export interface OrgAccount {
+  balanceMicro: bigint;
+  /** Σ amounts of the holds not yet settled, released or expired. */
+  heldMicro: bigint;
+  /** When the last call was settled. */
+  lastUsageAtMs: number | null;
+  /** Starts at 0 and grows by one with every commit; the `seq` of that commit's ledger entry. */
+  version: number;
+}
+
+/** Money set aside for an in-flight call until it is settled, released or expires. */
+export interface Hold {
+  id: string;
+  amountMicro: bigint;
+  createdAtMs: number;
+  expiresAtMs: number;
+}
+
+export interface ExpiredHold {
+  orgId: string;
+  holdId: string;
+  expiresAtMs: number;
+}
+
+/** A page of expired holds, in (expiresAtMs, orgId, holdId) order. */
+export interface ExpiredPage {
+  limit: number;
+  /** The last hold of the previous page: this page starts strictly after it. */
+  after?: ExpiredHold;
+}
+
+/** "credit": a top-up (positive); "debit": a settled call (negative, or zero for a free call). */
+export type LedgerKind = "credit" | "debit";
+
+/** One balance movement. Entries are only ever appended. */
+export interface LedgerEntry {
+  /** The account version that wrote it: increasing per org, with gaps (holds bump it too). */
+  seq: number;
+  atMs: number;
+  kind: LedgerKind;
+  /** Signed micro-units added to the balance. */
+  amountMicro: bigint;
+  balanceAfterMicro: bigint;
+  /** The top-up reference of a credit (unique per org). */
+  reference: string | null;
+  /** The hold a debit settled (unique per org). */
+  holdId: string | null;
+}
+
+export type UsageValue = string | number | boolean | null;
+
+/** What a settled call was. Never holds secrets or prompts. */
+export interface UsageDetails {
+  keyId: string | null;
+  minerHotkey: string | null;
+  description: string;
+  metadata: Record<string, UsageValue>;
+}
+
+/** A settled call, written with its debit (same `seq`). */
+export interface UsageRecord extends UsageDetails {
+  seq: number;
+  atMs: number;
+  holdId: string;
+  /** The cost charged (positive or zero). */
+  amountMicro: bigint;
+}
+
+/**
+ * One atomic change of an account. The balance changes only by `entry.amountMicro`, appended
+ * to the ledger in the same commit; `heldMicro` grows by `addHold` and shrinks by the stored
+ * amount of `removeHoldId`. A change adds or removes a hold, never both.
+ */
+export interface AccountChange {
+  atMs: number;
+  /**
+   * Only if its reference or hold id is unused, a positive amount keeps the balance at most
+   * `MAX_MICRO`, and its hold id is `removeHoldId` or was reserved before (`findReservation`).
+   */
+  entry?: { kind: LedgerKind; amountMicro: bigint; reference?: string; holdId?: string };
+  /**
+   * Only if the available amount (balance − held) covers it and its id was never used in this
+   * org (not held, reserved before or settled); the reservation is recorded for good.
+   */
+  addHold?: Hold;
+  /** Only if that hold is stored; it is deleted. */
+  removeHoldId?: string;
+  /** Recorded at the new version; sets `lastUsageAtMs` to `atMs`. */
+  usage?: UsageDetails & { holdId: string; amountMicro: bigint };
+}
+
+/** Newest first; `beforeSeq` is the last `seq` of the previous page. */
+export interface SeqPage {
+  beforeSeq?: number;
+  limit: number;
+}
+
+/**
+ * Port for balances, holds, the ledger and usage. Each org's account is written by its OrgActor
+ * through `commit`, whose conditions the store checks atomically (PostgreSQL: in the UPDATE's
+ * WHERE; Deno KV: versionstamp-checked commits, re-read and re-checked after a race). So several
+ * service instances sharing one store serialise in the store and never overspend.
+ */
+export interface BillingStore {
+  getAccount(orgId: string): Promise<OrgAccount | null>;
+  /**
+   * Applies `change` atomically if its conditions hold: the org exists, an added hold fits in the
+   * available amount and its id was never used, a removed hold is stored, the entry's reference or
+   * hold id is unused, a settled hold id is removed now or was reserved, and a credit keeps the
+   * balance within `MAX_MICRO`. Returns the new account (version + 1), or null when a condition
+   * failed.
+   */
+  commit(orgId: string, change: AccountChange): Promise<OrgAccount | null>;
+  /** The hold if it is still held (not settled, released or expired and released). */
+  getHold(orgId: string, holdId: string): Promise<Hold | null>;
+  /** The hold as it was reserved, whether still held, settled, released or expired: null if never. */
+  findReservation(orgId: string, holdId: string): Promise<Hold | null>;
+  /** The org's holds, ordered by id. */
+  listHolds(orgId: string): Promise<Hold[]>;
+  /** Holds of every org with `expiresAtMs <= nowMs`, soonest first, at most `page.limit`. */
+  listExpiredHolds(nowMs: number, page: ExpiredPage): Promise<ExpiredHold[]>;
+  /** The credit entry written with `reference`. */
+  findCredit(orgId: string, reference: string): Promise<LedgerEntry | null>;
+  /** The debit entry that settled `holdId`. */
+  findSettlement(orgId: string, holdId: string): Promise<LedgerEntry | null>;
+  listLedger(orgId: string, page: SeqPage): Promise<LedgerEntry[]>;
+  listUsage(orgId: string, page: SeqPage): Promise<UsageRecord[]>;
+}

@@ -1,0 +1,238 @@
+import {
+  type AccountChange,
+  type BillingStore,
+  type ExpiredHold,
+  type ExpiredPage,
+  type Hold,
+  type LedgerEntry,
+  MAX_MICRO,
+  type OrgAccount,
+  type SeqPage,
+  type UsageRecord,
+} from "../billing_store.ts";
+import { orgKeys } from "./_org_keys.ts";
+import { commitAtomic } from "./_atomic_retry.ts";
+
+/** Re-reads after a commit lost a race with another handle; every lost race means another commit went in. */
+const MAX_ATTEMPTS = 1_000;
+
+interface Reads {
+  /** Every entry read: all are checked unchanged by the commit. */
+  entries: Deno.KvEntryMaybe<unknown>[];
+  account: OrgAccount | null;
+  /** The hold being added (must be absent) or removed (must be present). */
+  hold: Hold | null;
+  /** No credit with this reference, no settlement of this hold id, no earlier use of a new hold's id. */
+  markersFree: boolean;
+  /** A hold settled without being removed now was reserved before. */
+  reserved: boolean;
+}
+
+/** The marker keys a change's conditions need absent (unused) or present (reserved before). */
+interface MarkerKeys {
+  absent: Deno.KvKey[];
+  present: Deno.KvKey[];
+}
+
+/**
+ * Balances, holds, ledger and usage in Deno KV (bigint values stored natively). A commit reads
+ * the account and whatever its conditions depend on (the hold, the reference, settled-hold and
+ * reservation markers), checks them, and writes everything in one `kv.atomic()` checked against
+ * those versionstamps; when another writer got in between, it reads and checks again. So the
+ * balance, its ledger entry, the holds and the usage record change together or not at all.
+ */
+export class KvBillingStore implements BillingStore {
+  readonly #kv: Deno.Kv;
+
+  constructor(kv: Deno.Kv) {
+    this.#kv = kv;
+  }
+
+  async getAccount(orgId: string): Promise<OrgAccount | null> {
+    return (await this.#kv.get<OrgAccount>(orgKeys.account(orgId))).value;
+  }
+
+  async commit(orgId: string, change: AccountChange): Promise<OrgAccount | null> {
+    if (change.addHold && change.removeHoldId !== undefined) {
+      throw new RangeError("Cannot add and remove a hold in one commit");
+    }
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const read = await this.#read(orgId, change);
+      const next = checkedNext(read, change);
+      if (!next) return null;
+      const removed = change.removeHoldId === undefined ? null : read.hold;
+      const result = await commitAtomic(() => {
+        const op = this.#kv.atomic().check(...read.entries).set(orgKeys.account(orgId), next);
+        writeHolds(op, orgId, { added: change.addHold ?? null, removed });
+        writeRecords(op, orgId, { change, next });
+        return op;
+      });
+      if (result.ok) return next;
+    }
+    throw new Error(`Cannot commit to account ${orgId}: it kept changing under concurrent writers`);
+  }
+
+  /** Everything the change's conditions depend on, read at one point in time. */
+  async #read(orgId: string, change: AccountChange): Promise<Reads> {
+    const holdId = change.addHold?.id ?? change.removeHoldId;
+    const markers = markerKeys(orgId, change);
+    const holdKeys = holdId === undefined ? [] : [orgKeys.hold(orgId, holdId)];
+    const entries = await this.#kv.getMany([
+      orgKeys.account(orgId),
+      ...holdKeys,
+      ...markers.absent,
+      ...markers.present,
+    ]);
+    const presentFrom = 1 + holdKeys.length + markers.absent.length;
+    return {
+      entries,
+      account: entries[0]?.value as OrgAccount | null,
+      hold: holdId === undefined ? null : entries[1]?.value as Hold | null,
+      markersFree: entries.slice(1 + holdKeys.length, presentFrom).every((e) => e.versionstamp === null),
+      reserved: entries.slice(presentFrom).every((e) => e.versionstamp !== null),
+    };
+  }
+
+  async getHold(orgId: string, holdId: string): Promise<Hold | null> {
+    return (await this.#kv.get<Hold>(orgKeys.hold(orgId, holdId))).value;
+  }
+
+  async findReservation(orgId: string, holdId: string): Promise<Hold | null> {
+    return (await this.#kv.get<Hold>(orgKeys.reservation(orgId, holdId))).value;
+  }
+
+  async listHolds(orgId: string): Promise<Hold[]> {
+    const out: Hold[] = [];
+    for await (const entry of this.#kv.list<Hold>({ prefix: orgKeys.holds(orgId) })) out.push(entry.value);
+    return out;
+  }
+
+  async listExpiredHolds(nowMs: number, page: ExpiredPage): Promise<ExpiredHold[]> {
+    const { after, limit } = page;
+    if (after && after.expiresAtMs > nowMs) return [];
+    const prefix = orgKeys.holdExpiries();
+    const end = [...prefix, nowMs + 1];
+    // `start` is inclusive: one more is read in case it is `after` itself.
+    const selector = after
+      ? { start: orgKeys.holdExpiry(after.expiresAtMs, after.orgId, after.holdId), end }
+      : { prefix, end };
+    const out: ExpiredHold[] = [];
+    for await (const entry of this.#kv.list(selector, { limit: limit + 1 })) {
+      const [, expiresAtMs, orgId, holdId] = entry.key as [string, number, string, string];
+      const isAfter = after?.expiresAtMs === expiresAtMs && after.orgId === orgId && after.holdId === holdId;
+      if (!isAfter) out.push({ orgId, holdId, expiresAtMs });
+    }
+    return out.slice(0, limit);
+  }
+
+  findCredit(orgId: string, reference: string): Promise<LedgerEntry | null> {
+    return this.#entryAt(orgKeys.creditReference(orgId, reference), orgId);
+  }
+
+  findSettlement(orgId: string, holdId: string): Promise<LedgerEntry | null> {
+    return this.#entryAt(orgKeys.settledHold(orgId, holdId), orgId);
+  }
+
+  listLedger(orgId: string, page: SeqPage): Promise<LedgerEntry[]> {
+    return this.#newestFirst<LedgerEntry>(orgKeys.ledgers(orgId), page);
+  }
+
+  listUsage(orgId: string, page: SeqPage): Promise<UsageRecord[]> {
+    return this.#newestFirst<UsageRecord>(orgKeys.usages(orgId), page);
+  }
+
+  async #entryAt(markerKey: Deno.KvKey, orgId: string): Promise<LedgerEntry | null> {
+    const seq = (await this.#kv.get<number>(markerKey)).value;
+    if (seq === null) return null;
+    return (await this.#kv.get<LedgerEntry>(orgKeys.ledger(orgId, seq))).value;
+  }
+
+  async #newestFirst<T>(prefix: Deno.KvKey, page: SeqPage): Promise<T[]> {
+    const selector = page.beforeSeq === undefined ? { prefix } : { prefix, end: [...prefix, page.beforeSeq] };
+    const out: T[] = [];
+    for await (const entry of this.#kv.list<T>(selector, { limit: page.limit, reverse: true })) {
+      out.push(entry.value);
+    }
+    return out;
+  }
+}
+
+/**
+ * Absent: the credit reference, the settled marker of the entry's hold id, and for a new hold any
+ * earlier reservation or settlement of its id. Present: the reservation of a hold id settled
+ * without removing its hold now (a late settle of a hold released or expired before).
+ */
+function markerKeys(orgId: string, { entry, addHold, removeHoldId }: AccountChange): MarkerKeys {
+  const keys: MarkerKeys = { absent: [], present: [] };
+  if (entry?.reference !== undefined) keys.absent.push(orgKeys.creditReference(orgId, entry.reference));
+  if (entry?.holdId !== undefined) {
+    keys.absent.push(orgKeys.settledHold(orgId, entry.holdId));
+    if (entry.holdId !== removeHoldId) keys.present.push(orgKeys.reservation(orgId, entry.holdId));
+  }
+  if (addHold) {
+    keys.absent.push(orgKeys.reservation(orgId, addHold.id), orgKeys.settledHold(orgId, addHold.id));
+  }
+  return keys;
+}
+
+/** The account after `change`, or null when one of its conditions does not hold. */
+function checkedNext(read: Reads, change: AccountChange): OrgAccount | null {
+  const { account, hold } = read;
+  if (!account || !read.markersFree || !read.reserved) return null;
+  const { addHold, removeHoldId, entry, usage, atMs } = change;
+  if (addHold && (hold || account.balanceMicro - account.heldMicro < addHold.amountMicro)) return null;
+  const removed = removeHoldId === undefined ? null : hold;
+  if (removeHoldId !== undefined && !removed) return null;
+  const amountMicro = entry?.amountMicro ?? 0n;
+  if (amountMicro > 0n && account.balanceMicro > MAX_MICRO - amountMicro) return null;
+  return {
+    balanceMicro: account.balanceMicro + amountMicro,
+    heldMicro: account.heldMicro + (addHold?.amountMicro ?? 0n) - (removed?.amountMicro ?? 0n),
+    lastUsageAtMs: usage ? atMs : account.lastUsageAtMs,
+    version: account.version + 1,
+  };
+}
+
+/** Adds a hold (with its expiry index entry and its lasting reservation), or deletes one. */
+function writeHolds(
+  op: Deno.AtomicOperation,
+  orgId: string,
+  { added, removed }: { added: Hold | null; removed: Hold | null },
+): void {
+  if (added) {
+    op.set(orgKeys.hold(orgId, added.id), added)
+      .set(orgKeys.holdExpiry(added.expiresAtMs, orgId, added.id), true)
+      .set(orgKeys.reservation(orgId, added.id), added);
+  }
+  if (removed) {
+    op.delete(orgKeys.hold(orgId, removed.id))
+      .delete(orgKeys.holdExpiry(removed.expiresAtMs, orgId, removed.id));
+  }
+}
+
+/** The ledger entry (with its reference or settled-hold marker) and the usage record, at `next.version`. */
+function writeRecords(
+  op: Deno.AtomicOperation,
+  orgId: string,
+  { change, next }: { change: AccountChange; next: OrgAccount },
+): void {
+  const { entry, usage, atMs } = change;
+  if (entry) {
+    const ledger: LedgerEntry = {
+      seq: next.version,
+      atMs,
+      kind: entry.kind,
+      amountMicro: entry.amountMicro,
+      balanceAfterMicro: next.balanceMicro,
+      reference: entry.reference ?? null,
+      holdId: entry.holdId ?? null,
+    };
+    op.set(orgKeys.ledger(orgId, next.version), ledger);
+    if (entry.reference !== undefined) op.set(orgKeys.creditReference(orgId, entry.reference), next.version);
+    if (entry.holdId !== undefined) op.set(orgKeys.settledHold(orgId, entry.holdId), next.version);
+  }
+  if (usage) {
+    const record: UsageRecord = { ...usage, seq: next.version, atMs };
+    op.set(orgKeys.usage(orgId, next.version), record);
+  }
+}

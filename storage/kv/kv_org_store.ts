@@ -1,0 +1,119 @@
+import type { OrgAccount } from "../billing_store.ts";
+import type { MinerRegistration, OrgRecord, OrgStore, RegisterOutcome } from "../org_store.ts";
+import { orgKeys } from "./_org_keys.ts";
+import { commitAtomic } from "./_atomic_retry.ts";
+
+const MAX_ATTEMPTS = 20;
+const LOST = Symbol("lost");
+
+/**
+ * Organisations and miner hotkeys in Deno KV. `["miner", hotkey]` (who owns a hotkey) and
+ * `["org_miner", orgId, hotkey]` (an org's list) change together, in one atomic commit checked
+ * against both the hotkey's and the org record's versionstamps.
+ */
+export class KvOrgStore implements OrgStore {
+  readonly #kv: Deno.Kv;
+
+  constructor(kv: Deno.Kv) {
+    this.#kv = kv;
+  }
+
+  async create(org: Omit<OrgRecord, "defaultMinerHotkey">): Promise<boolean> {
+    const record: OrgRecord = { ...org, defaultMinerHotkey: null };
+    const account: OrgAccount = { balanceMicro: 0n, heldMicro: 0n, lastUsageAtMs: null, version: 0 };
+    const result = await commitAtomic(() =>
+      this.#kv.atomic()
+        .check({ key: orgKeys.org(org.id), versionstamp: null })
+        .check({ key: orgKeys.account(org.id), versionstamp: null })
+        .set(orgKeys.org(org.id), record)
+        .set(orgKeys.account(org.id), account)
+    );
+    return result.ok;
+  }
+
+  async get(id: string): Promise<OrgRecord | null> {
+    return (await this.#kv.get<OrgRecord>(orgKeys.org(id))).value;
+  }
+
+  registerMiner(
+    orgId: string,
+    hotkey: string,
+    options: { atMs: number; makeDefault: boolean },
+  ): Promise<RegisterOutcome> {
+    return this.#retry(async () => {
+      const { miner, org } = await this.#read(orgId, hotkey);
+      const existing = miner.value;
+      if (existing && existing.orgId !== orgId) return "taken";
+      const registration: MinerRegistration = { hotkey, orgId, registeredAtMs: options.atMs };
+      const result = await commitAtomic(() => {
+        const op = this.#kv.atomic().check(miner).check(org);
+        if (!existing) {
+          op.set(orgKeys.miner(hotkey), registration).set(orgKeys.orgMiner(orgId, hotkey), registration);
+        }
+        if (options.makeDefault) op.set(orgKeys.org(orgId), { ...org.value, defaultMinerHotkey: hotkey });
+        return op;
+      });
+      if (!result.ok) return LOST;
+      return existing ? "already" : "registered";
+    });
+  }
+
+  unregisterMiner(orgId: string, hotkey: string): Promise<boolean> {
+    return this.#retry(async () => {
+      const { miner, org } = await this.#read(orgId, hotkey);
+      if (miner.value?.orgId !== orgId) return false;
+      const result = await commitAtomic(() => {
+        const op = this.#kv.atomic().check(miner).check(org)
+          .delete(orgKeys.miner(hotkey))
+          .delete(orgKeys.orgMiner(orgId, hotkey));
+        if (org.value.defaultMinerHotkey === hotkey) {
+          op.set(orgKeys.org(orgId), { ...org.value, defaultMinerHotkey: null });
+        }
+        return op;
+      });
+      return result.ok ? true : LOST;
+    });
+  }
+
+  setDefaultMiner(orgId: string, hotkey: string): Promise<boolean> {
+    return this.#retry(async () => {
+      const { miner, org } = await this.#read(orgId, hotkey);
+      if (miner.value?.orgId !== orgId) return false;
+      const result = await commitAtomic(() =>
+        this.#kv.atomic().check(miner).check(org)
+          .set(orgKeys.org(orgId), { ...org.value, defaultMinerHotkey: hotkey })
+      );
+      return result.ok ? true : LOST;
+    });
+  }
+
+  async listMiners(orgId: string): Promise<MinerRegistration[]> {
+    const out: MinerRegistration[] = [];
+    for await (const entry of this.#kv.list<MinerRegistration>({ prefix: orgKeys.orgMiners(orgId) })) {
+      out.push(entry.value);
+    }
+    return out;
+  }
+
+  async minerRegistration(hotkey: string): Promise<MinerRegistration | null> {
+    return (await this.#kv.get<MinerRegistration>(orgKeys.miner(hotkey))).value;
+  }
+
+  async #read(orgId: string, hotkey: string) {
+    const [miner, org] = await this.#kv.getMany<[MinerRegistration, OrgRecord]>([
+      orgKeys.miner(hotkey),
+      orgKeys.org(orgId),
+    ]);
+    if (!org.value) throw new RangeError(`Unknown organisation: ${orgId}`);
+    return { miner, org: org as Deno.KvEntry<OrgRecord> };
+  }
+
+  /** Re-runs `attempt` while its commit loses a versionstamp check to a concurrent writer. */
+  async #retry<T>(attempt: () => Promise<T | typeof LOST>): Promise<T> {
+    for (let i = 0; i < MAX_ATTEMPTS; i++) {
+      const result = await attempt();
+      if (result !== LOST) return result;
+    }
+    throw new Error("Cannot update miner registration: kept changing under concurrent writers");
+  }
+}

@@ -1,0 +1,39 @@
+import postgres from "postgres";
+import { closeOnce, type Storage } from "../storage.ts";
+import { migrate } from "./migrate.ts";
+import { PgEventStore } from "./pg_event_store.ts";
+import { PgJobLeaseStore } from "./pg_job_lease_store.ts";
+import { PgSettingStore } from "./pg_setting_store.ts";
+import { PgApiKeyStore } from "./pg_api_key_store.ts";
+import { PgRateLimitStore } from "./pg_rate_limit_store.ts";
+import { PgOrgStore } from "./pg_org_store.ts";
+import { PgBillingStore } from "./pg_billing_store.ts";
+
+export interface PgStorageOptions {
+  /** Connection pool size. */
+  maxConnections?: number;
+}
+
+/** Connects to PostgreSQL at `url`, applies pending migrations, and returns the adapter. */
+export async function openPgStorage(url: string, options: PgStorageOptions = {}): Promise<Storage> {
+  const sql = postgres(url, {
+    max: options.maxConnections ?? 10,
+    onnotice: () => {},
+    types: { bigint: postgres.BigInt },
+  });
+  await migrate(sql);
+  return {
+    kind: "postgres",
+    events: new PgEventStore(sql),
+    jobLeases: new PgJobLeaseStore(sql),
+    settings: new PgSettingStore(sql),
+    apiKeys: new PgApiKeyStore(sql),
+    rateLimits: new PgRateLimitStore(sql),
+    orgs: new PgOrgStore(sql),
+    billing: new PgBillingStore(sql),
+    ping: async () => {
+      await sql`SELECT 1`;
+    },
+    close: closeOnce(() => sql.end({ timeout: 5 })),
+  };
+}

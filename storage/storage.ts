@@ -1,0 +1,28 @@
+import type { ApiKeyStore } from "./api_key_store.ts";
+import type { BillingStore } from "./billing_store.ts";
+import type { EventStore } from "./event_store.ts";
+import type { JobLeaseStore } from "./job_lease_store.ts";
+import type { OrgStore } from "./org_store.ts";
+import type { RateLimitStore } from "./rate_limit_store.ts";
+import type { SettingStore } from "./setting_store.ts";
+
+/** Every storage port, as one adapter provides them. */
+export interface Storage {
+  readonly kind: "kv" | "postgres";
+  readonly events: EventStore;
+  readonly jobLeases: JobLeaseStore;
+  readonly settings: SettingStore;
+  readonly apiKeys: ApiKeyStore;
+  readonly rateLimits: RateLimitStore;
+  readonly orgs: OrgStore;
+  readonly billing: BillingStore;
+  /** Throws when the storage cannot be reached. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Wraps an adapter's `close` so it may be called more than once (service shutdown, then its owner). */
+export function closeOnce(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => closing ??= close();
+}

@@ -1,0 +1,167 @@
+import assert from "node:assert/strict";
+import { runAdmin } from "../../scripts/admin.ts";
+import { openTestService } from "../support/test_service.ts";
+import { ADMIN_TOKEN, HOTKEY_A } from "../support/access.ts";
+
+interface Run {
+  code: number;
+  out: string;
+  err: string;
+}
+
+/** A live service on port 0 and a way to run the CLI against it. */
+async function cliAgainstServer() {
+  const service = await openTestService({ env: { FGW_ADMIN_TOKEN: ADMIN_TOKEN } });
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, service.app.fetch);
+  const env = { FGW_URL: `http://127.0.0.1:${server.addr.port}`, FGW_ADMIN_TOKEN: ADMIN_TOKEN };
+  const cli = async (...argv: string[]): Promise<Run> => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runAdmin(argv, { env, out: (t) => out.push(t), err: (t) => err.push(t) });
+    return { code, out: out.join("\n"), err: err.join("\n") };
+  };
+  const close = async () => {
+    await server.shutdown();
+    await service.close();
+  };
+  return { cli, env, close };
+}
+
+Deno.test("admin CLI drives the whole admin API against a live server", async () => {
+  const { cli, close } = await cliAgainstServer();
+  try {
+    const created = await cli("org", "create", "Acme Forecasts", "--json");
+    assert.equal(created.code, 0, created.err);
+    const orgId = JSON.parse(created.out).id as string;
+    assert.equal((await cli("credits", "add", orgId, "2500000", "invoice-1")).code, 0);
+    assert.equal((await cli("miner", "add", orgId, HOTKEY_A, "--default")).code, 0);
+    const issued = await cli(
+      "key",
+      "issue",
+      orgId,
+      "--name",
+      "ci",
+      "--scopes",
+      "billing:read,gateway:write",
+      "--rpm",
+      "60",
+      "--pin",
+      HOTKEY_A,
+    );
+    assert.equal(issued.code, 0, issued.err);
+    const apiKey = /apiKey\s+(fgw_\S+)/.exec(issued.out)?.[1];
+    assert.ok(apiKey, issued.out);
+    assert.match(issued.out, /shown only now/);
+    const keyId = apiKey.slice(4, 28);
+    const shown = await cli("org", "show", orgId);
+    assert.equal(shown.code, 0);
+    assert.match(shown.out, /balanceMicro\s+2500000/);
+    assert.match(shown.out, new RegExp(keyId));
+    assert.ok(!shown.out.includes(apiKey));
+    assert.match((await cli("key", "list", orgId)).out, new RegExp(`${keyId}.*billing:read,gateway:write`));
+    const rotated = await cli("key", "rotate", keyId);
+    assert.equal(rotated.code, 0);
+    assert.ok(!rotated.out.includes(apiKey) && /apiKey\s+fgw_/.test(rotated.out));
+    assert.match((await cli("key", "revoke", keyId)).out, /revokedAt\s+20/);
+    assert.equal((await cli("key", "show", keyId)).code, 0);
+    assert.equal((await cli("key", "delete", keyId)).out, `deleted ${keyId}`);
+    const ledger = await cli("ledger", orgId, "--limit", "1");
+    assert.equal(ledger.code, 0);
+    assert.match(ledger.out, /credit\s+2500000/);
+    assert.equal((await cli("usage", orgId)).out, "(none)");
+    assert.equal((await cli("miner", "remove", orgId, HOTKEY_A)).code, 0);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("admin CLI prints API errors readably and exits non-zero", async () => {
+  const { cli, close } = await cliAgainstServer();
+  try {
+    const orgId = JSON.parse((await cli("org", "create", "Acme", "--json")).out).id as string;
+    const bad = await cli(
+      "key",
+      "issue",
+      orgId,
+      "--name",
+      "k",
+      "--scopes",
+      "billing:read,root",
+      "--rpm",
+      "sixty",
+    );
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, /^error: invalid_request \(HTTP 400\): Invalid body/);
+    assert.match(bad.err, /scopes\.1: must be one of/);
+    assert.match(bad.err, /rateLimitRpm: /);
+    assert.match(bad.err, /requestId: /);
+    const missing = await cli("key", "revoke", "0".repeat(24));
+    assert.equal(missing.code, 1);
+    assert.match(missing.err, /^error: not_found \(HTTP 404\)/);
+    const raw = await cli("org", "show", "org_missing", "--json");
+    assert.equal(raw.code, 1);
+    assert.equal(JSON.parse(raw.err).error.code, "not_found");
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("admin CLI usage errors exit 2 with help; help exits 0; the token is never printed", async () => {
+  const { cli, env, close } = await cliAgainstServer();
+  try {
+    const help = await cli("help");
+    assert.equal(help.code, 0);
+    for (
+      const command of [
+        "org create",
+        "credits add",
+        "miner add",
+        "key issue",
+        "key rotate",
+        "ledger",
+        "usage",
+      ]
+    ) {
+      assert.ok(help.out.includes(command), command);
+    }
+    for (
+      const argv of [["frobnicate"], ["org", "create"], ["key", "rotate", "a", "b"], [
+        "ledger",
+        "o",
+        "--rpm",
+        "1",
+      ], [
+        "org",
+        "show",
+        "o",
+        "--bogus",
+      ]]
+    ) {
+      const run = await cli(...argv);
+      assert.equal(run.code, 2, argv.join(" "));
+      assert.match(run.err, /^error: /);
+    }
+    const out: string[] = [];
+    const noToken = await runAdmin(["org", "show", "o"], {
+      env: { FGW_URL: env.FGW_URL },
+      out: (t) => out.push(t),
+      err: (t) => out.push(t),
+    });
+    assert.equal(noToken.valueOf(), 2);
+    const wrong = await runAdmin(["org", "show", "o"], {
+      env: { FGW_URL: env.FGW_URL, FGW_ADMIN_TOKEN: "not-the-token-123456" },
+      out: (t) => out.push(t),
+      err: (t) => out.push(t),
+    });
+    assert.equal(wrong, 1);
+    assert.ok(!out.join("\n").includes(ADMIN_TOKEN) && !out.join("\n").includes("not-the-token-123456"));
+    const down = await runAdmin(["org", "show", "o"], {
+      env: { FGW_URL: "http://127.0.0.1:1", FGW_ADMIN_TOKEN: ADMIN_TOKEN },
+      out: (t) => out.push(t),
+      err: (t) => out.push(t),
+    });
+    assert.equal(down, 1);
+  } finally {
+    await close();
+  }
+});

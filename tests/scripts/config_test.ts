@@ -1,0 +1,116 @@
+import assert from "node:assert/strict";
+import { loadConfig } from "../../scripts/config.ts";
+
+/** The message of the TypeError `loadConfig(env)` throws. */
+function refusal(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    assert.ok(error instanceof TypeError, `expected a TypeError, got ${error}`);
+    return error.message;
+  }
+  assert.fail(`configuration was accepted: ${JSON.stringify(env)}`);
+}
+
+/** The variable names a refusal message lists, one per line. */
+function badVariables(message: string): string[] {
+  return message.split("\n").slice(1).map((line) => line.trim().split(":")[0]!).toSorted();
+}
+
+Deno.test("an empty environment gives the documented defaults", () => {
+  const config = loadConfig({});
+  assert.equal(config.FGW_HOST, "127.0.0.1");
+  assert.equal(config.FGW_PORT, 8080);
+  assert.equal(config.FGW_STORAGE, "kv");
+  assert.equal(config.FGW_DATA_DIR, "./data");
+  assert.equal(config.DATABASE_URL, undefined);
+  assert.equal(config.FGW_PG_POOL, 10);
+  assert.equal(config.FGW_MARKET_SOURCE, "gamma");
+  assert.equal(config.FGW_GAMMA_URL, "https://gamma-api.polymarket.com");
+  assert.match(config.FGW_SNAPSHOT_FILE, /actors\/sources\/polymarket_snapshot\.json$/);
+  assert.equal(config.FGW_INGEST_INTERVAL_MS, 60_000);
+  assert.equal(config.FGW_INGEST_MAX_BACKOFF_MS, 900_000);
+  assert.equal(config.FGW_VIEW_REFRESH_MS, 2_000);
+  assert.equal(config.FGW_ADMIT_MIN_LIQUIDITY_USD, 1_000);
+  assert.equal(config.FGW_ADMIT_MIN_VOLUME_USD, 1_000);
+  assert.equal(config.FGW_LAST_SEEN_RESOLUTION_MS, 900_000);
+  assert.equal(config.FGW_POOL_MIN_PRICE, 0.05);
+  assert.equal(config.FGW_POOL_MAX_PRICE, 0.95);
+  assert.deepEqual(config.FGW_POOL_DENY_SUBSTRINGS, ["up or down", "updown", "what price will"]);
+  assert.equal(config.FGW_CURSOR_TTL_MS, 600_000);
+  assert.equal(config.FGW_ACTOR_IDLE_MS, 60_000);
+  assert.equal(config.FGW_SHUTDOWN_GRACE_MS, 10_000);
+  assert.equal(config.FGW_LOG_LEVEL, "info");
+  assert.equal(config.FGW_ADMIN_TOKEN, undefined);
+  assert.equal(config.FGW_IP_RPM, 600);
+  assert.deepEqual(config.FGW_TRUSTED_PROXIES, []);
+});
+
+Deno.test("values are read from their environment strings", () => {
+  const config = loadConfig({
+    FGW_PORT: "9090",
+    FGW_STORAGE: "postgres",
+    DATABASE_URL: "postgres://gateway@db.internal:5432/gateway",
+    FGW_INGEST_INTERVAL_MS: "30000",
+    FGW_ADMIT_MIN_LIQUIDITY_USD: "2500.5",
+    FGW_POOL_DENY_SUBSTRINGS: " bitcoin , ,weather ",
+    FGW_TRUSTED_PROXIES: "10.0.0.1,10.0.0.2",
+    FGW_LOG_LEVEL: "debug",
+  });
+  assert.equal(config.FGW_PORT, 9090);
+  assert.equal(config.FGW_STORAGE, "postgres");
+  assert.equal(config.DATABASE_URL, "postgres://gateway@db.internal:5432/gateway");
+  assert.equal(config.FGW_INGEST_INTERVAL_MS, 30_000);
+  assert.equal(config.FGW_ADMIT_MIN_LIQUIDITY_USD, 2500.5);
+  assert.deepEqual(config.FGW_POOL_DENY_SUBSTRINGS, ["bitcoin", "weather"]);
+  assert.deepEqual(config.FGW_TRUSTED_PROXIES, ["10.0.0.1", "10.0.0.2"]);
+  assert.equal(config.FGW_LOG_LEVEL, "debug");
+});
+
+Deno.test("bad values are refused with a TypeError that lists every bad variable", () => {
+  const message = refusal({
+    FGW_PORT: "eighty",
+    FGW_STORAGE: "mysql",
+    FGW_INGEST_INTERVAL_MS: "-5",
+    FGW_VIEW_REFRESH_MS: "1.5",
+    FGW_POOL_MIN_PRICE: "2",
+    FGW_LOG_LEVEL: "verbose",
+    FGW_GAMMA_URL: "not a url",
+    FGW_ADMIN_TOKEN: "short",
+  });
+  assert.match(message, /^Invalid configuration:\n/);
+  assert.deepEqual(badVariables(message), [
+    "FGW_ADMIN_TOKEN",
+    "FGW_GAMMA_URL",
+    "FGW_INGEST_INTERVAL_MS",
+    "FGW_LOG_LEVEL",
+    "FGW_POOL_MIN_PRICE",
+    "FGW_PORT",
+    "FGW_STORAGE",
+    "FGW_VIEW_REFRESH_MS",
+  ]);
+});
+
+Deno.test("postgres storage without DATABASE_URL is refused", () => {
+  const message = refusal({ FGW_STORAGE: "postgres" });
+  assert.deepEqual(badVariables(message), ["DATABASE_URL"]);
+  assert.match(message, /DATABASE_URL is required when FGW_STORAGE=postgres/);
+});
+
+Deno.test("cross-variable rules are reported beside other bad variables", () => {
+  const message = refusal({
+    FGW_STORAGE: "postgres",
+    FGW_PORT: "70000",
+    FGW_POOL_MIN_PRICE: "0.9",
+    FGW_POOL_MAX_PRICE: "0.1",
+  });
+  assert.deepEqual(badVariables(message), ["DATABASE_URL", "FGW_POOL_MIN_PRICE", "FGW_PORT"]);
+  assert.match(message, /FGW_POOL_MIN_PRICE must not exceed FGW_POOL_MAX_PRICE/);
+});
+
+Deno.test("a minimum pool price above the maximum is refused", () => {
+  assert.deepEqual(badVariables(refusal({ FGW_POOL_MIN_PRICE: "0.6", FGW_POOL_MAX_PRICE: "0.4" })), [
+    "FGW_POOL_MIN_PRICE",
+  ]);
+  assert.equal(loadConfig({ FGW_POOL_MIN_PRICE: "0.4", FGW_POOL_MAX_PRICE: "0.4" }).FGW_POOL_MIN_PRICE, 0.4);
+});

@@ -1,0 +1,91 @@
+import assert from "node:assert/strict";
+import { adapterTest } from "../support/adapters.ts";
+
+const AT = Date.UTC(2026, 0, 1);
+const HOTKEY_A = "5DtDLm5rQHShDqojQpsvcN8tRXHVFaecfDoRet1SU6BFD9Fi";
+const HOTKEY_B = "5Fpfx4iDtrrY99VGkQnLXASytC2y9Z3o8KUyTtD4w7o5SZcA";
+
+adapterTest("org store creates an org once, with an empty account at version 0", async ({ storage }) => {
+  assert.equal(await storage.orgs.create({ id: "org_a", name: "Acme", createdAtMs: AT }), true);
+  assert.equal(await storage.orgs.create({ id: "org_a", name: "Other", createdAtMs: AT + 1 }), false);
+  assert.deepEqual(await storage.orgs.get("org_a"), {
+    id: "org_a",
+    name: "Acme",
+    createdAtMs: AT,
+    defaultMinerHotkey: null,
+  });
+  assert.deepEqual(await storage.billing.getAccount("org_a"), {
+    balanceMicro: 0n,
+    heldMicro: 0n,
+    lastUsageAtMs: null,
+    version: 0,
+  });
+  assert.equal(await storage.orgs.get("org_missing"), null);
+  assert.equal(await storage.billing.getAccount("org_missing"), null);
+});
+
+adapterTest("org store lets a hotkey belong to one org only", async ({ storage }) => {
+  await storage.orgs.create({ id: "org_a", name: "A", createdAtMs: AT });
+  await storage.orgs.create({ id: "org_b", name: "B", createdAtMs: AT });
+  const options = { atMs: AT, makeDefault: false };
+  assert.equal(await storage.orgs.registerMiner("org_a", HOTKEY_B, options), "registered");
+  assert.equal(await storage.orgs.registerMiner("org_a", HOTKEY_A, options), "registered");
+  assert.equal(
+    await storage.orgs.registerMiner("org_a", HOTKEY_A, { atMs: AT + 5, makeDefault: false }),
+    "already",
+  );
+  assert.equal(await storage.orgs.registerMiner("org_b", HOTKEY_A, options), "taken");
+  assert.deepEqual(await storage.orgs.minerRegistration(HOTKEY_A), {
+    hotkey: HOTKEY_A,
+    orgId: "org_a",
+    registeredAtMs: AT,
+  });
+  assert.deepEqual((await storage.orgs.listMiners("org_a")).map((miner) => miner.hotkey), [
+    HOTKEY_A,
+    HOTKEY_B,
+  ]);
+  assert.deepEqual(await storage.orgs.listMiners("org_b"), []);
+  assert.equal(await storage.orgs.unregisterMiner("org_b", HOTKEY_A), false);
+  assert.equal(await storage.orgs.unregisterMiner("org_a", HOTKEY_A), true);
+  assert.equal(await storage.orgs.minerRegistration(HOTKEY_A), null);
+  assert.equal(await storage.orgs.registerMiner("org_b", HOTKEY_A, options), "registered");
+});
+
+adapterTest("org store keeps the default miner one of the org's own miners", async ({ storage }) => {
+  await storage.orgs.create({ id: "org_a", name: "A", createdAtMs: AT });
+  await storage.orgs.create({ id: "org_b", name: "B", createdAtMs: AT });
+  await storage.orgs.registerMiner("org_a", HOTKEY_A, { atMs: AT, makeDefault: true });
+  assert.equal((await storage.orgs.get("org_a"))?.defaultMinerHotkey, HOTKEY_A);
+  await storage.orgs.registerMiner("org_a", HOTKEY_B, { atMs: AT, makeDefault: false });
+  assert.equal((await storage.orgs.get("org_a"))?.defaultMinerHotkey, HOTKEY_A);
+  assert.equal(await storage.orgs.setDefaultMiner("org_a", HOTKEY_B), true);
+  assert.equal((await storage.orgs.get("org_a"))?.defaultMinerHotkey, HOTKEY_B);
+  assert.equal(await storage.orgs.setDefaultMiner("org_b", HOTKEY_A), false);
+  assert.equal(
+    await storage.orgs.registerMiner("org_a", HOTKEY_A, { atMs: AT, makeDefault: true }),
+    "already",
+  );
+  assert.equal((await storage.orgs.get("org_a"))?.defaultMinerHotkey, HOTKEY_A);
+  await storage.orgs.unregisterMiner("org_a", HOTKEY_A);
+  assert.equal((await storage.orgs.get("org_a"))?.defaultMinerHotkey, null);
+  assert.equal((await storage.orgs.get("org_b"))?.defaultMinerHotkey, null);
+});
+
+adapterTest("org store gives a hotkey raced by two instances to exactly one org", async (adapter) => {
+  if (!adapter.concurrent) {
+    console.log(`skipped on ${adapter.kind}: the embedded PGlite serves one connection, so nothing can race`);
+    return;
+  }
+  const other = await adapter.openAnother();
+  await adapter.storage.orgs.create({ id: "org_a", name: "A", createdAtMs: AT });
+  await adapter.storage.orgs.create({ id: "org_b", name: "B", createdAtMs: AT });
+  const outcomes = await Promise.all([
+    adapter.storage.orgs.registerMiner("org_a", HOTKEY_A, { atMs: AT, makeDefault: true }),
+    other.orgs.registerMiner("org_b", HOTKEY_A, { atMs: AT, makeDefault: true }),
+  ]);
+  assert.deepEqual(outcomes.toSorted(), ["registered", "taken"]);
+  const owner = (await adapter.storage.orgs.minerRegistration(HOTKEY_A))?.orgId;
+  const loser = owner === "org_a" ? "org_b" : "org_a";
+  assert.equal((await adapter.storage.orgs.get(owner!))?.defaultMinerHotkey, HOTKEY_A);
+  assert.equal((await adapter.storage.orgs.get(loser))?.defaultMinerHotkey, null);
+});

@@ -1,0 +1,46 @@
+import { ManualClock } from "../../actors/clock.ts";
+import { silentLogger } from "../../actors/log.ts";
+import type { MarketSource } from "../../actors/sources/market_source.ts";
+import { type Config, loadConfig } from "../../scripts/config.ts";
+import { createService, type Service } from "../../scripts/service.ts";
+import { openKvStorage } from "../../storage/kv/kv_storage.ts";
+import type { Storage } from "../../storage/storage.ts";
+
+/** Starts at 2026-11-20T12:00:00Z, the shipped snapshot's capture time. */
+export const TEST_START_MS = Date.UTC(2026, 10, 20, 12);
+
+export interface TestServiceOptions {
+  env?: Record<string, string>;
+  clock?: ManualClock;
+  storage?: Storage;
+  marketSource?: MarketSource;
+}
+
+export interface TestService extends Service {
+  clock: ManualClock;
+  config: Config;
+  /** `app.request` with an absolute path. */
+  request(path: string, init?: RequestInit): Promise<Response>;
+  /** Closes the service and its storage. */
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** A whole service in-process on in-memory KV (or the given storage), with a manual clock. */
+export async function openTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const clock = options.clock ?? new ManualClock(TEST_START_MS);
+  const config = loadConfig({ FGW_IP_RPM: "0", ...options.env });
+  const storage = options.storage ?? await openKvStorage(":memory:");
+  const service = await createService(config, {
+    clock: clock.now,
+    log: silentLogger,
+    storage,
+    ...(options.marketSource ? { marketSource: options.marketSource } : {}),
+  });
+  return {
+    ...service,
+    clock,
+    config,
+    request: (path, init) => Promise.resolve(service.app.request(path, init)),
+    [Symbol.asyncDispose]: () => service.close(),
+  };
+}
