@@ -1,11 +1,8 @@
-import { timingSafeEqual } from "node:crypto";
-import { sha256 } from "@noble/hashes/sha2.js";
+import { createHash, timingSafeEqual } from "node:crypto";
 
-const encoder = new TextEncoder();
-
-/** SHA-256 of the UTF-8 bytes of `text`. */
+/** SHA-256 of the UTF-8 bytes of `text` (the runtime's native hash: it runs on every API-key request). */
 export function sha256Text(text: string): Uint8Array {
-  return sha256(encoder.encode(text));
+  return createHash("sha256").update(text, "utf8").digest();
 }
 
 /**
@@ -20,4 +17,16 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 /** True when `text` hashes (SHA-256) to `digest`, compared in constant time. */
 export function digestMatches(text: string, digest: Uint8Array): boolean {
   return sameBytes(sha256Text(text), digest);
+}
+
+/**
+ * True when the strings are equal, in time that does not depend on where they differ (unequal
+ * lengths answer false at once: compare only strings whose length is public, such as a secret of
+ * a fixed format).
+ */
+export function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
 }

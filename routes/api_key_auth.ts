@@ -7,8 +7,13 @@ import type { AppEnv } from "./app.ts";
 import { type Admission, ApiKeyVerifier, type AuthenticatedKey } from "./api_key_verifier.ts";
 import { secondsUntilReset } from "./rate_window.ts";
 
-/** Context of a route behind `apiKeyAuth`: `c.get("apiKey")` is the authenticated key. */
-export type KeyEnv = { Variables: AppEnv["Variables"] & { apiKey: AuthenticatedKey } };
+/**
+ * Context of a route behind `apiKeyAuth`: `c.get("apiKey")` is the authenticated key, and
+ * `c.get("prefetched")` the result of the route's `prefetch` for it (when it has one).
+ */
+export type KeyEnv<P = never> = {
+  Variables: AppEnv["Variables"] & { apiKey: AuthenticatedKey; prefetched: Promise<P> };
+};
 
 /** What key authentication needs, built once per app instance. */
 export interface ApiKeyAccess {
@@ -36,10 +41,17 @@ export function hasSignatureHeaders(c: Context): boolean {
   return SIGNATURE_HEADERS.some((name) => c.req.header(name) !== undefined);
 }
 
-export interface ApiKeyAuthOptions {
+export interface ApiKeyAuthOptions<P> {
   /** The scope the route needs (spec §5). */
   scope: ApiKeyScope;
   access: ApiKeyAccess;
+  /**
+   * A read the route needs for the key (its org's balance, say). It starts as soon as the
+   * presented secret matches a key with the route's scope, alongside the storage step that
+   * decides whether the key is still live, instead of after it; its result reaches the handler
+   * only when the request is admitted, and is dropped otherwise.
+   */
+  prefetch?: (key: AuthenticatedKey) => Promise<P>;
 }
 
 /**
@@ -48,13 +60,20 @@ export interface ApiKeyAuthOptions {
  * per-key rate limit (shared fixed one-minute windows; headers on every answer from here on) →
  * 429 `rate_limited`; scope → 403 `insufficient_scope`. Sets `c.get("apiKey")`.
  */
-export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<KeyEnv> {
-  const { scope, access } = options;
+export function apiKeyAuth<P = never>(options: ApiKeyAuthOptions<P>): MiddlewareHandler<KeyEnv<P>> {
+  const { scope, access, prefetch } = options;
   return async (c, next) => {
     if (hasSignatureHeaders(c)) {
       throw new ServiceError("wrong_auth_scheme", "This route takes an API key, not a request signature");
     }
-    const admission = await authenticate(c, access.verifier);
+    let early: Promise<P> | undefined;
+    const onMatch = prefetch &&
+      ((key: AuthenticatedKey) => {
+        if (early || !key.scopes.includes(scope)) return;
+        early = prefetch(key);
+        early.catch(() => {}); // Awaited by the handler only if the request is admitted.
+      });
+    const admission = await authenticate(c, access.verifier, onMatch);
     enforceRateLimit(c, admission);
     const key = admission.key;
     if (!key.scopes.includes(scope)) {
@@ -63,14 +82,19 @@ export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<KeyEnv
       });
     }
     c.set("apiKey", key);
+    if (prefetch) c.set("prefetched", early ?? prefetch(key));
     await next();
   };
 }
 
-async function authenticate(c: Context, verifier: ApiKeyVerifier): Promise<Admission> {
+async function authenticate(
+  c: Context,
+  verifier: ApiKeyVerifier,
+  onMatch?: (key: AuthenticatedKey) => void,
+): Promise<Admission> {
   const header = c.req.header("authorization");
   const match = header === undefined ? null : /^Bearer +(\S+) *$/i.exec(header);
-  const admission = match?.[1] === undefined ? null : await verifier.admit(match[1]);
+  const admission = match?.[1] === undefined ? null : await verifier.admit(match[1], onMatch);
   if (admission) return admission;
   c.header("WWW-Authenticate", 'Bearer realm="api"');
   const message = header === undefined

@@ -1,6 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { Clock } from "../actors/clock.ts";
-import { digestMatches } from "../actors/constant_time.ts";
+import { digestMatches, sameText } from "../actors/constant_time.ts";
 import { hashBytes, parseApiKey } from "../actors/api_key_secret.ts";
 import type { ApiKeyScope, ApiKeyStore, StoredApiKey } from "../storage/api_key_store.ts";
 import { Coalescer } from "./coalesce.ts";
@@ -36,6 +36,12 @@ interface Remembered {
   key: AuthenticatedKey;
   /** Revoked: -Infinity; no expiry: Infinity. */
   liveUntilMs: number;
+  /**
+   * The secret last seen to hash to `digest`, kept in this process's memory only (never stored or
+   * logged) so that later requests compare it in constant time instead of hashing again; it goes
+   * with the record (eviction, or any change of the key, which re-reads it).
+   */
+  verifiedSecret?: string;
 }
 
 interface Use {
@@ -71,6 +77,14 @@ function remembered(stored: StoredApiKey): Remembered {
   return { stored, digest: hashBytes(stored.secretHash), key: Object.freeze(key), liveUntilMs };
 }
 
+/** True when `secret` is the remembered key's secret: the verified one, else by its hash. */
+function secretMatches(entry: Remembered, secret: string): boolean {
+  if (entry.verifiedSecret !== undefined && sameText(secret, entry.verifiedSecret)) return true;
+  if (!digestMatches(secret, entry.digest)) return false;
+  entry.verifiedSecret = secret;
+  return true;
+}
+
 /**
  * Authenticates presented keys. Key records are kept in memory by key id, but validity is never
  * taken from memory: every request is counted by one storage step that succeeds only while the
@@ -94,9 +108,12 @@ export class ApiKeyVerifier {
   /**
    * Authenticates `token` and counts the request; null when it is not a live key of ours (401).
    * Never a conflict: when the key changes during the check it is read again, and a key that
-   * keeps changing through every attempt is refused (fail closed).
+   * keeps changing through every attempt is refused (fail closed). `onMatch(key)` is called when
+   * the secret matches an unexpired key record, just before the storage step that decides whether
+   * that record is still current: what the caller starts there runs alongside that step, and may
+   * be used only if `admit` then answers with an admission.
    */
-  async admit(token: string): Promise<Admission | null> {
+  async admit(token: string, onMatch?: (key: AuthenticatedKey) => void): Promise<Admission | null> {
     const parsed = parseApiKey(token);
     if (!parsed) return null;
     let entry = this.#fromMemory(parsed.keyId, parsed.secret);
@@ -104,6 +121,7 @@ export class ApiKeyVerifier {
       entry ??= await this.#fromStorage(parsed.keyId, parsed.secret);
       const nowMs = this.#clock();
       if (!entry || entry.liveUntilMs <= nowMs) return null;
+      onMatch?.(entry.key);
       const window = windowAt(nowMs, MINUTE_MS);
       const batch = `${parsed.keyId}/${entry.stored.version}/${window.startMs}`;
       const count = await this.#uses.submit(batch, { entry, window, nowMs });
@@ -117,7 +135,7 @@ export class ApiKeyVerifier {
   /** The remembered key when `secret` is its secret; else storage must decide. */
   #fromMemory(keyId: string, secret: string): Remembered | null {
     const entry = this.#records.get(keyId);
-    return entry && digestMatches(secret, entry.digest) ? entry : null;
+    return entry && secretMatches(entry, secret) ? entry : null;
   }
 
   /** The stored key (remembered from now on) when `secret` is its secret. */
@@ -129,7 +147,7 @@ export class ApiKeyVerifier {
     }
     const entry = remembered(stored);
     this.#records.set(keyId, entry);
-    return digestMatches(secret, entry.digest) ? entry : null;
+    return secretMatches(entry, secret) ? entry : null;
   }
 
   /** One storage step for a batch of uses of one key version in one window. */

@@ -14,16 +14,22 @@ export interface CreditRoutesDeps {
  * spendable balance: the settled balance minus holds of calls in flight — the amount the 402 check
  * compares a call's reserve against. It is signed: after an overage it is below zero, the debt a
  * top-up must cover before the next call. Concurrent reads of one org share one ask, each answered
- * by an ask made after the request arrived.
+ * by an ask made after the request arrived; the ask starts alongside the key's storage check
+ * (`prefetch`), and its answer is sent only if that check admits the request.
  */
-export function creditRoutes(deps: CreditRoutesDeps): Hono<KeyEnv> {
+export function creditRoutes(deps: CreditRoutesDeps): Hono<KeyEnv<BalanceReply>> {
   const balances = new Coalescer<null, BalanceReply>(async (orgId, waiting) => {
     const balance = await deps.balanceOf(orgId);
     return waiting.map(() => balance);
   });
-  return new Hono<KeyEnv>()
-    .get("/balance", apiKeyAuth({ scope: "billing:read", access: deps.access }), async (c) => {
-      const balance = await balances.submit(c.get("apiKey").orgId, null);
+  const auth = apiKeyAuth({
+    scope: "billing:read",
+    access: deps.access,
+    prefetch: (key) => balances.submit(key.orgId, null),
+  });
+  return new Hono<KeyEnv<BalanceReply>>()
+    .get("/balance", auth, async (c) => {
+      const balance = await c.get("prefetched");
       return c.json({ balanceMicro: balance.availableMicro.toString(), lastUsageAt: balance.lastUsageAt });
     });
 }

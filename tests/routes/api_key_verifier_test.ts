@@ -2,7 +2,15 @@ import assert from "node:assert/strict";
 import { openKvStorage } from "../../storage/kv/kv_storage.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { openTestService } from "../support/test_service.ts";
-import { ADMIN_TOKEN, createOrg, errorCode, issueKey, keyInit, withCountUse } from "../support/access.ts";
+import {
+  ADMIN_TOKEN,
+  adminInit,
+  createOrg,
+  errorCode,
+  issueKey,
+  keyInit,
+  withCountUse,
+} from "../support/access.ts";
 
 /**
  * Storage where, while `changes.left > 0`, the key changes (a version bump that keeps its secret
@@ -17,6 +25,16 @@ function changingKeys(storage: Storage, changes: { left: number }): Storage {
     }
     return await countUse(keyId, use);
   });
+}
+
+/** `storage` counting the reads of organisation accounts (what a balance ask reads). */
+function withAccountReads(storage: Storage, reads: { count: number }): Storage {
+  const billing = Object.create(storage.billing) as Storage["billing"];
+  billing.getAccount = (orgId) => {
+    reads.count++;
+    return storage.billing.getAccount(orgId);
+  };
+  return { ...storage, billing };
 }
 
 async function serviceWithChangingKeys(changes: { left: number }) {
@@ -48,4 +66,46 @@ Deno.test("a key that keeps changing through every attempt gets 401, never a 409
   assert.equal(await errorCode(response), "unauthenticated");
   changes.left = 0;
   assert.equal((await service.request("/v1/credits/balance", keyInit(apiKey))).status, 200);
+});
+
+Deno.test("a secret verified once is remembered only for itself: another secret of the key id gets 401, a rotation refuses it at once", async () => {
+  await using service = await openTestService({ env: { FGW_ADMIN_TOKEN: ADMIN_TOKEN } });
+  const issued = await issueKey(service.request, await createOrg(service.request));
+  assert.equal((await service.request("/v1/credits/balance", keyInit(issued.apiKey))).status, 200);
+  const secret = issued.apiKey.slice(-43);
+  const other = issued.apiKey.slice(0, -43) + (secret[0] === "A" ? "B" : "A") + secret.slice(1);
+  const forged = await service.request("/v1/credits/balance", keyInit(other));
+  assert.equal(forged.status, 401);
+  assert.equal(await errorCode(forged), "unauthenticated");
+  assert.equal((await service.request("/v1/credits/balance", keyInit(issued.apiKey))).status, 200);
+  const rotated = await service.request(`/admin/v1/keys/${issued.key.keyId}/rotate`, adminInit("POST"));
+  const { apiKey } = await rotated.json();
+  assert.equal((await service.request("/v1/credits/balance", keyInit(issued.apiKey))).status, 401);
+  assert.equal((await service.request("/v1/credits/balance", keyInit(apiKey))).status, 200);
+  assert.equal((await service.request("/v1/credits/balance", keyInit(issued.apiKey))).status, 401);
+});
+
+Deno.test("the balance read starts only for a key with the route's scope, and a refused key gets no balance", async () => {
+  const accountReads = { count: 0 };
+  const storage = withAccountReads(await openKvStorage(":memory:"), accountReads);
+  await using service = await openTestService({ storage, env: { FGW_ADMIN_TOKEN: ADMIN_TOKEN } });
+  const orgId = await createOrg(service.request);
+  const reader = await issueKey(service.request, orgId);
+  const other = await issueKey(service.request, orgId, { scopes: ["predictions:read"] });
+  assert.equal((await service.request("/v1/credits/balance", keyInit(other.apiKey))).status, 403);
+  assert.equal((await service.request("/v1/credits/balance", keyInit(other.apiKey))).status, 403);
+  accountReads.count = 0;
+  assert.equal((await service.request("/v1/credits/balance", keyInit(other.apiKey))).status, 403);
+  assert.equal(accountReads.count, 0, "no balance read for a key without billing:read");
+  assert.equal((await service.request("/v1/credits/balance", keyInit(reader.apiKey))).status, 200);
+  assert.ok(accountReads.count > 0);
+  // Revoked behind this instance's back: the remembered record still matches the secret, so the
+  // read may start, but the counting step refuses the key and nothing of the balance is sent.
+  const stored = (await storage.apiKeys.get(reader.key.keyId))!;
+  await storage.apiKeys.update({ ...stored, revokedAt: "2026-01-01T00:00:00.000Z" }, stored.version);
+  const refused = await service.request("/v1/credits/balance", keyInit(reader.apiKey));
+  assert.equal(refused.status, 401);
+  const body = await refused.json();
+  assert.equal(body.error.code, "unauthenticated");
+  assert.equal("balanceMicro" in body, false);
 });
