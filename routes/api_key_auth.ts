@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { type Clock, isoAt } from "../actors/clock.ts";
 import { ServiceError } from "../actors/service_error.ts";
+import type { AskOrg, BalanceReply } from "../actors/org_messages.ts";
 import type { ApiKeyScope } from "../storage/api_key_store.ts";
 import type { Storage } from "../storage/storage.ts";
 import type { AppEnv } from "./app.ts";
@@ -8,11 +9,11 @@ import { type Admission, ApiKeyVerifier, type AuthenticatedKey } from "./api_key
 import { secondsUntilReset } from "./rate_window.ts";
 
 /**
- * Context of a route behind `apiKeyAuth`: `c.get("apiKey")` is the authenticated key, and
- * `c.get("prefetched")` the result of the route's `prefetch` for it (when it has one).
+ * Context of a route behind `apiKeyAuth`: `c.get("apiKey")` is the authenticated key and
+ * `c.get("orgBalance")` its org's balance, read by the storage step that admitted the request.
  */
-export type KeyEnv<P = never> = {
-  Variables: AppEnv["Variables"] & { apiKey: AuthenticatedKey; prefetched: Promise<P> };
+export type KeyEnv = {
+  Variables: AppEnv["Variables"] & { apiKey: AuthenticatedKey; orgBalance: BalanceReply };
 };
 
 /** What key authentication needs, built once per app instance. */
@@ -20,9 +21,9 @@ export interface ApiKeyAccess {
   verifier: ApiKeyVerifier;
 }
 
-/** Builds the key-authentication state of one app instance on `storage`. */
-export function createApiKeyAccess(storage: Storage, clock: Clock): ApiKeyAccess {
-  return { verifier: new ApiKeyVerifier(storage.apiKeys, clock) };
+/** Builds the key-authentication state of one app instance: keys from `storage`, uses counted by OrgActors. */
+export function createApiKeyAccess(storage: Storage, askOrg: AskOrg, clock: Clock): ApiKeyAccess {
+  return { verifier: new ApiKeyVerifier({ keys: storage.apiKeys, askOrg, clock }) };
 }
 
 /** Headers of the sr25519 signature scheme (DESIGN §4); they must not reach a key route. */
@@ -41,17 +42,10 @@ export function hasSignatureHeaders(c: Context): boolean {
   return SIGNATURE_HEADERS.some((name) => c.req.header(name) !== undefined);
 }
 
-export interface ApiKeyAuthOptions<P> {
+export interface ApiKeyAuthOptions {
   /** The scope the route needs (spec §5). */
   scope: ApiKeyScope;
   access: ApiKeyAccess;
-  /**
-   * A read the route needs for the key (its org's balance, say). It starts as soon as the
-   * presented secret matches a key with the route's scope, alongside the storage step that
-   * decides whether the key is still live, instead of after it; its result reaches the handler
-   * only when the request is admitted, and is dropped otherwise.
-   */
-  prefetch?: (key: AuthenticatedKey) => Promise<P>;
 }
 
 /**
@@ -60,20 +54,13 @@ export interface ApiKeyAuthOptions<P> {
  * per-key rate limit (shared fixed one-minute windows; headers on every answer from here on) →
  * 429 `rate_limited`; scope → 403 `insufficient_scope`. Sets `c.get("apiKey")`.
  */
-export function apiKeyAuth<P = never>(options: ApiKeyAuthOptions<P>): MiddlewareHandler<KeyEnv<P>> {
-  const { scope, access, prefetch } = options;
+export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<KeyEnv> {
+  const { scope, access } = options;
   return async (c, next) => {
     if (hasSignatureHeaders(c)) {
       throw new ServiceError("wrong_auth_scheme", "This route takes an API key, not a request signature");
     }
-    let early: Promise<P> | undefined;
-    const onMatch = prefetch &&
-      ((key: AuthenticatedKey) => {
-        if (early || !key.scopes.includes(scope)) return;
-        early = prefetch(key);
-        early.catch(() => {}); // Awaited by the handler only if the request is admitted.
-      });
-    const admission = await authenticate(c, access.verifier, onMatch);
+    const admission = await authenticate(c, access.verifier);
     enforceRateLimit(c, admission);
     const key = admission.key;
     if (!key.scopes.includes(scope)) {
@@ -82,19 +69,15 @@ export function apiKeyAuth<P = never>(options: ApiKeyAuthOptions<P>): Middleware
       });
     }
     c.set("apiKey", key);
-    if (prefetch) c.set("prefetched", early ?? prefetch(key));
+    c.set("orgBalance", admission.balance);
     await next();
   };
 }
 
-async function authenticate(
-  c: Context,
-  verifier: ApiKeyVerifier,
-  onMatch?: (key: AuthenticatedKey) => void,
-): Promise<Admission> {
+async function authenticate(c: Context, verifier: ApiKeyVerifier): Promise<Admission> {
   const header = c.req.header("authorization");
   const match = header === undefined ? null : /^Bearer +(\S+) *$/i.exec(header);
-  const admission = match?.[1] === undefined ? null : await verifier.admit(match[1], onMatch);
+  const admission = match?.[1] === undefined ? null : await verifier.admit(match[1]);
   if (admission) return admission;
   c.header("WWW-Authenticate", 'Bearer realm="api"');
   const message = header === undefined

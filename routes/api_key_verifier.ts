@@ -2,6 +2,7 @@ import { LRUCache } from "lru-cache";
 import type { Clock } from "../actors/clock.ts";
 import { digestMatches, sameText } from "../actors/constant_time.ts";
 import { hashBytes, parseApiKey } from "../actors/api_key_secret.ts";
+import type { AskOrg, BalanceReply } from "../actors/org_messages.ts";
 import type { ApiKeyScope, ApiKeyStore, StoredApiKey } from "../storage/api_key_store.ts";
 import { Coalescer } from "./coalesce.ts";
 import { MINUTE_MS, type RateWindow, windowAt } from "./rate_window.ts";
@@ -27,7 +28,12 @@ export interface Admission {
   count: number;
   window: RateWindow;
   nowMs: number;
+  /** The key's org balance, read by the storage step that counted the request. */
+  balance: BalanceReply;
 }
+
+/** A request's place in its window and the balance read with it; null when the key was refused. */
+type Counted = { count: number; balance: BalanceReply } | null;
 
 /** A key record as an instance remembers it, with what each request needs precomputed. */
 interface Remembered {
@@ -85,47 +91,50 @@ function secretMatches(entry: Remembered, secret: string): boolean {
   return true;
 }
 
+export interface ApiKeyVerifierDeps {
+  /** Key records (read only). */
+  keys: ApiKeyStore;
+  /** The key's OrgActor counts its uses (`countKeyUse`). */
+  askOrg: AskOrg;
+  clock: Clock;
+}
+
 /**
  * Authenticates presented keys. Key records are kept in memory by key id, but validity is never
- * taken from memory: every request is counted by one storage step that succeeds only while the
- * key is still stored at the remembered version (rotate and revoke bump it; delete removes it),
- * so a rotated-out, revoked or deleted key fails at once on every instance. Concurrent requests
- * of one key share that step (see `Coalescer`), each still checked by a step that began after it
- * arrived.
+ * taken from memory: every request is counted by the key's OrgActor in one storage step that
+ * succeeds only while the key is still stored at the remembered version (rotate and revoke bump
+ * it; delete removes it), so a rotated-out, revoked or deleted key fails at once on every
+ * instance. That step also reads the org's balance, which the admission carries. Concurrent
+ * requests of one key share that step (see `Coalescer`), each still checked by a step that began
+ * after it arrived.
  */
 export class ApiKeyVerifier {
-  readonly #store: ApiKeyStore;
-  readonly #clock: Clock;
+  readonly #deps: ApiKeyVerifierDeps;
   readonly #records = new LRUCache<string, Remembered>({ max: MAX_CACHED_KEYS });
-  readonly #uses: Coalescer<Use, number | null>;
+  readonly #uses: Coalescer<Use, Counted>;
 
-  constructor(store: ApiKeyStore, clock: Clock) {
-    this.#store = store;
-    this.#clock = clock;
+  constructor(deps: ApiKeyVerifierDeps) {
+    this.#deps = deps;
     this.#uses = new Coalescer((_batch, uses) => this.#countUses(uses));
   }
 
   /**
    * Authenticates `token` and counts the request; null when it is not a live key of ours (401).
    * Never a conflict: when the key changes during the check it is read again, and a key that
-   * keeps changing through every attempt is refused (fail closed). `onMatch(key)` is called when
-   * the secret matches an unexpired key record, just before the storage step that decides whether
-   * that record is still current: what the caller starts there runs alongside that step, and may
-   * be used only if `admit` then answers with an admission.
+   * keeps changing through every attempt is refused (fail closed).
    */
-  async admit(token: string, onMatch?: (key: AuthenticatedKey) => void): Promise<Admission | null> {
+  async admit(token: string): Promise<Admission | null> {
     const parsed = parseApiKey(token);
     if (!parsed) return null;
     let entry = this.#fromMemory(parsed.keyId, parsed.secret);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       entry ??= await this.#fromStorage(parsed.keyId, parsed.secret);
-      const nowMs = this.#clock();
+      const nowMs = this.#deps.clock();
       if (!entry || entry.liveUntilMs <= nowMs) return null;
-      onMatch?.(entry.key);
       const window = windowAt(nowMs, MINUTE_MS);
       const batch = `${parsed.keyId}/${entry.stored.version}/${window.startMs}`;
-      const count = await this.#uses.submit(batch, { entry, window, nowMs });
-      if (count !== null) return { key: entry.key, count, window, nowMs };
+      const counted = await this.#uses.submit(batch, { entry, window, nowMs });
+      if (counted) return { key: entry.key, ...counted, window, nowMs };
       this.#records.delete(parsed.keyId);
       entry = null;
     }
@@ -140,7 +149,7 @@ export class ApiKeyVerifier {
 
   /** The stored key (remembered from now on) when `secret` is its secret. */
   async #fromStorage(keyId: string, secret: string): Promise<Remembered | null> {
-    const stored = await this.#store.get(keyId);
+    const stored = await this.#deps.keys.get(keyId);
     if (!stored) {
       this.#records.delete(keyId);
       return null;
@@ -150,16 +159,22 @@ export class ApiKeyVerifier {
     return secretMatches(entry, secret) ? entry : null;
   }
 
-  /** One storage step for a batch of uses of one key version in one window. */
-  async #countUses(uses: Use[]): Promise<(number | null)[]> {
+  /** One OrgActor message (one storage step) for a batch of uses of one key version in one window. */
+  async #countUses(uses: Use[]): Promise<Counted[]> {
     const { entry: { stored }, window, nowMs } = uses[0]!;
-    const total = await this.#store.countUse(stored.keyId, {
-      expectedVersion: stored.version,
-      windowStartMs: window.startMs,
-      windowMs: MINUTE_MS,
-      hits: uses.length,
-      atMs: nowMs,
+    const reply = await this.#deps.askOrg(stored.orgId, {
+      type: "countKeyUse",
+      keyId: stored.keyId,
+      use: {
+        expectedVersion: stored.version,
+        windowStartMs: window.startMs,
+        windowMs: MINUTE_MS,
+        hits: uses.length,
+        atMs: nowMs,
+      },
     });
-    return uses.map((_, i) => total === null ? null : total - uses.length + 1 + i);
+    if (!reply) return uses.map(() => null);
+    const first = reply.count - uses.length + 1;
+    return uses.map((_, i) => ({ count: first + i, balance: reply.balance }));
   }
 }

@@ -50,9 +50,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use("/admin/v1/*", adminAuth(deps.config.FGW_ADMIN_TOKEN), jsonBodyLimit());
   app.route("/", healthRoutes(deps.readiness));
   app.route("/v1/events", eventRoutes(deps.events));
-  const access = createApiKeyAccess(deps.storage, deps.clock);
-  const balanceOf = (orgId: string) => deps.askOrg(orgId, { type: "balance" });
-  app.route("/v1/credits", creditRoutes({ access, balanceOf }));
+  const access = createApiKeyAccess(deps.storage, deps.askOrg, deps.clock);
+  app.route("/v1/credits", creditRoutes({ access }));
   const keyActor = apiKeyActorKind({ store: deps.storage.apiKeys, clock: deps.clock });
   app.route(
     "/admin/v1",

@@ -31,7 +31,7 @@ export interface ApiKeyRecord extends ApiKeyTerms {
   secretHash: string;
   /**
    * Read-only: when the key was first used in the latest rate-limit window that counted a use
-   * (so at most one change per key per window). Kept beside the record by `countUse`, never in
+   * (so at most one change per key per window). Kept beside the record by `BillingStore.countKeyUse`, never in
    * it: using a key does not change the record or its version. `create` and `update` ignore it.
    */
   lastUsedAt?: string;
@@ -53,7 +53,8 @@ export function summarizeApiKey(key: ApiKeyRecord | StoredApiKey): ApiKeySummary
 
 /**
  * Port for API keys. Keys are written only by their ApiKeyActor; the auth path only reads them
- * and counts uses (`countUse`, which writes the rate-limit window and `lastUsedAt`, not the key).
+ * (their uses are counted by the org's OrgActor through `BillingStore.countKeyUse`, which writes
+ * the rate-limit window and `lastUsedAt`, never the key).
  */
 export interface ApiKeyStore {
   get(keyId: string): Promise<StoredApiKey | null>;
@@ -65,16 +66,9 @@ export interface ApiKeyStore {
   delete(keyId: string, expectedVersion: number): Promise<boolean>;
   /** Every key of `orgId` (revoked ones included), oldest first. */
   listByOrg(orgId: string): Promise<StoredApiKey[]>;
-  /**
-   * In one atomic step: if the key is still stored at `expectedVersion`, adds the hits to its
-   * rate-limit window (the `keyBucket(keyId)` bucket of the RateLimitStore) and returns the
-   * window's count including them; null when the key was changed (rotated, revoked) or deleted.
-   * The step that opens a window (its first hits) also sets the key's `lastUsedAt` to `atMs`.
-   */
-  countUse(keyId: string, use: KeyUse): Promise<number | null>;
 }
 
-/** Uses of one key to count (see `ApiKeyStore.countUse`). */
+/** Uses of one key to count (see `BillingStore.countKeyUse`: the OrgActor owns its keys' usage). */
 export interface KeyUse extends WindowHits {
   /** The key version the caller checked the secret against. */
   expectedVersion: number;

@@ -1,3 +1,5 @@
+import type { KeyUse } from "./api_key_store.ts";
+
 /** The largest amount storage holds (PostgreSQL BIGINT): 2^63 − 1 micro-units. */
 export const MAX_MICRO = 2n ** 63n - 1n;
 
@@ -10,6 +12,13 @@ export interface OrgAccount {
   lastUsageAtMs: number | null;
   /** Starts at 0 and grows by one with every commit; the `seq` of that commit's ledger entry. */
   version: number;
+}
+
+/** A counted use of an org's API key, with the org's account as of the same atomic step. */
+export interface KeyUseCount {
+  /** The window's count including the uses just added. */
+  count: number;
+  account: OrgAccount;
 }
 
 /** Money set aside for an in-flight call until it is settled, released or expires. */
@@ -107,6 +116,16 @@ export interface SeqPage {
  */
 export interface BillingStore {
   getAccount(orgId: string): Promise<OrgAccount | null>;
+  /**
+   * Counts uses of one of the org's API keys and reads the org's account, in one atomic step: if
+   * the key is stored for `orgId` at `use.expectedVersion`, adds the hits to the key's rate-limit
+   * window (the `keyBucket(keyId)` bucket of the RateLimitStore) and returns the window's count
+   * including them, with the account as that step saw it. Null when the key was changed (rotated,
+   * revoked), deleted or belongs to another org, or the org has no account; nothing is counted
+   * then. The step that opens a window (its first hits) also sets the key's `lastUsedAt` to
+   * `use.atMs`.
+   */
+  countKeyUse(orgId: string, keyId: string, use: KeyUse): Promise<KeyUseCount | null>;
   /**
    * Applies `change` atomically if its conditions hold: the org exists, an added hold fits in the
    * available amount and its id was never used, a removed hold is stored, the entry's reference or

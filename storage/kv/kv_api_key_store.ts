@@ -1,14 +1,16 @@
-import type { ApiKeyRecord, ApiKeyStore, KeyUse, StoredApiKey } from "../api_key_store.ts";
-import { keyBucket } from "../rate_limit_store.ts";
+import type { ApiKeyRecord, ApiKeyStore, StoredApiKey } from "../api_key_store.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
-import { addHits } from "./kv_rate_limit_store.ts";
 
-const keyOf = (keyId: string): Deno.KvKey => ["api_key", keyId];
-const orgIndexOf = (orgId: string, keyId: string): Deno.KvKey => ["api_key_by_org", orgId, keyId];
-/** `lastUsedAt` (epoch ms) lives beside the record, so counting a use never changes the record. */
-const lastUsedOf = (keyId: string): Deno.KvKey => ["api_key_last_used", keyId];
+/** Deno KV keys of API keys (shared with the billing store, which counts their uses). */
+export const apiKeyKeys = {
+  record: (keyId: string): Deno.KvKey => ["api_key", keyId],
+  orgIndex: (orgId: string, keyId: string): Deno.KvKey => ["api_key_by_org", orgId, keyId],
+  /** `lastUsedAt` (epoch ms) lives beside the record, so counting a use never changes the record. */
+  lastUsed: (keyId: string): Deno.KvKey => ["api_key_last_used", keyId],
+};
+const { record: keyOf, orgIndex: orgIndexOf, lastUsed: lastUsedOf } = apiKeyKeys;
 
-/** The record as written: without `lastUsedAt`, which only `countUse` sets. */
+/** The record as written: without `lastUsedAt`, which only counting a use sets. */
 function recordOf(key: ApiKeyRecord, version: number): StoredApiKey {
   const { lastUsedAt: _lastUsed, ...record } = key;
   return { ...record, version };
@@ -88,18 +90,5 @@ export class KvApiKeyStore implements ApiKeyStore {
       }
     }
     return keys.toSorted((a, b) => a.createdAt.localeCompare(b.createdAt) || a.keyId.localeCompare(b.keyId));
-  }
-
-  countUse(keyId: string, use: KeyUse): Promise<number | null> {
-    const { expectedVersion, atMs, ...hits } = use;
-    return addHits(this.#kv, {
-      ...hits,
-      bucket: keyBucket(keyId),
-      guard: {
-        key: keyOf(keyId),
-        stillValid: (entry) => (entry.value as StoredApiKey | null)?.version === expectedVersion,
-      },
-      onOpen: { key: lastUsedOf(keyId), value: atMs },
-    });
   }
 }

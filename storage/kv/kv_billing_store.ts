@@ -4,6 +4,7 @@ import {
   type ExpiredHold,
   type ExpiredPage,
   type Hold,
+  type KeyUseCount,
   type LedgerEntry,
   MAX_MICRO,
   type OrgAccount,
@@ -12,6 +13,10 @@ import {
 } from "../billing_store.ts";
 import { orgKeys } from "./_org_keys.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
+import type { KeyUse, StoredApiKey } from "../api_key_store.ts";
+import { keyBucket } from "../rate_limit_store.ts";
+import { apiKeyKeys } from "./kv_api_key_store.ts";
+import { addHits } from "./kv_rate_limit_store.ts";
 
 /** Re-reads after a commit lost a race with another handle; every lost race means another commit went in. */
 const MAX_ATTEMPTS = 1_000;
@@ -46,6 +51,25 @@ export class KvBillingStore implements BillingStore {
 
   constructor(kv: Deno.Kv) {
     this.#kv = kv;
+  }
+
+  /** One versionstamp-checked step on the window, guarded by the key record; the account is read in its snapshot. */
+  async countKeyUse(orgId: string, keyId: string, use: KeyUse): Promise<KeyUseCount | null> {
+    const { expectedVersion, atMs, ...hits } = use;
+    const added = await addHits(this.#kv, {
+      ...hits,
+      bucket: keyBucket(keyId),
+      guard: {
+        key: apiKeyKeys.record(keyId),
+        stillValid: (entry) => {
+          const key = entry.value as StoredApiKey | null;
+          return key?.version === expectedVersion && key.orgId === orgId;
+        },
+      },
+      onOpen: { key: apiKeyKeys.lastUsed(keyId), value: atMs },
+      alsoRead: { key: orgKeys.account(orgId), required: true },
+    });
+    return added && { count: added.count, account: added.alsoRead as OrgAccount };
   }
 
   async getAccount(orgId: string): Promise<OrgAccount | null> {

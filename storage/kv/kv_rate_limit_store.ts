@@ -19,6 +19,17 @@ export interface AddHits extends WindowHits {
   guard?: { key: Deno.KvKey; stillValid(entry: Deno.KvEntryMaybe<unknown>): boolean };
   /** Written in the same commit by the step that opens the window (its first hits), never again. */
   onOpen?: { key: Deno.KvKey; value: unknown };
+  /**
+   * Read in the same snapshot as the window (not checked by the commit: the count does not depend
+   * on it). When `required` and the entry is absent, nothing is counted and `addHits` answers null.
+   */
+  alsoRead?: { key: Deno.KvKey; required?: boolean };
+}
+
+/** A counted step: the window's new count, and the `alsoRead` entry's value as the step saw it. */
+export interface HitsAdded {
+  count: number;
+  alsoRead: unknown;
 }
 
 /**
@@ -26,11 +37,15 @@ export interface AddHits extends WindowHits {
  * check is what keeps racing handles from losing each other's hits). Returns the new count, or
  * null when the guard says no.
  */
-export async function addHits(kv: Deno.Kv, add: AddHits): Promise<number | null> {
+export async function addHits(kv: Deno.Kv, add: AddHits): Promise<HitsAdded | null> {
   const key = windowKey(add.bucket, add.windowStartMs);
+  const keys = [key, ...(add.guard ? [add.guard.key] : []), ...(add.alsoRead ? [add.alsoRead.key] : [])];
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const [current, guard] = await kv.getMany<unknown[]>(add.guard ? [key, add.guard.key] : [key]);
-    if (guard && add.guard && !add.guard.stillValid(guard)) return null;
+    const [current, ...others] = await kv.getMany<unknown[]>(keys);
+    const guard = add.guard ? others[0] : undefined;
+    if (guard && !add.guard!.stillValid(guard)) return null;
+    const also = add.alsoRead ? others.at(-1)!.value : undefined;
+    if (add.alsoRead?.required && also === null) return null;
     const previous = current!.value as number | null;
     const count = (previous ?? 0) + (add.hits ?? 1);
     const result = await commitAtomic(() => {
@@ -39,7 +54,7 @@ export async function addHits(kv: Deno.Kv, add: AddHits): Promise<number | null>
       if (previous === null && add.onOpen) op.set(add.onOpen.key, add.onOpen.value);
       return op.set(key, count, { expireIn: 2 * add.windowMs });
     });
-    if (result.ok) return count;
+    if (result.ok) return { count, alsoRead: also };
   }
   throw new Error(`Cannot count rate-limit hit: ${add.bucket} is too contended`);
 }
@@ -57,7 +72,7 @@ export class KvRateLimitStore implements RateLimitStore {
   }
 
   async hit(bucket: string, at: WindowHits): Promise<number> {
-    return (await addHits(this.#kv, { ...at, bucket }))!;
+    return (await addHits(this.#kv, { ...at, bucket }))!.count;
   }
 
   purgeEnded(_nowMs: number): Promise<number> {

@@ -1,7 +1,5 @@
 import type { Sql } from "postgres";
-import type { ApiKeyRecord, ApiKeyScope, ApiKeyStore, KeyUse, StoredApiKey } from "../api_key_store.ts";
-import { keyBucket } from "../rate_limit_store.ts";
-import { windowUpsert } from "./pg_rate_limit_store.ts";
+import type { ApiKeyRecord, ApiKeyScope, ApiKeyStore, StoredApiKey } from "../api_key_store.ts";
 
 interface KeyRow {
   key_id: string;
@@ -38,7 +36,8 @@ function fromRow(row: KeyRow): StoredApiKey {
 
 /**
  * API keys in PostgreSQL: one row per key, changed by version-checked statements; a key's last
- * use is a row of `api_key_last_used`, written only by the statement that counts uses.
+ * use is a row of `api_key_last_used`, written only by the statement that counts uses
+ * (`PgBillingStore.countKeyUse`).
  */
 export class PgApiKeyStore implements ApiKeyStore {
   readonly #sql: Sql;
@@ -92,22 +91,5 @@ export class PgApiKeyStore implements ApiKeyStore {
       SELECT k.*, u.used_at FROM api_keys k LEFT JOIN api_key_last_used u USING (key_id)
       WHERE k.org_id = ${orgId} ORDER BY k.created_at, k.key_id`;
     return rows.map(fromRow);
-  }
-
-  async countUse(keyId: string, use: KeyUse): Promise<number | null> {
-    const hits = use.hits ?? 1;
-    const current = this
-      .#sql`SELECT 1 FROM api_keys WHERE key_id = ${keyId} AND version = ${use.expectedVersion}`;
-    const counted = windowUpsert(this.#sql, { ...use, hits, bucket: keyBucket(keyId), onlyIf: current });
-    // The statement that opens the window (count = its own hits) records the key's last use.
-    const [row] = await this.#sql<{ count: number }[]>`
-      WITH counted AS (${counted}),
-      used AS (
-        INSERT INTO api_key_last_used (key_id, used_at)
-        SELECT ${keyId}::text, ${new Date(use.atMs).toISOString()}::timestamptz FROM counted
-        WHERE counted.count = ${hits}
-        ON CONFLICT (key_id) DO UPDATE SET used_at = GREATEST(api_key_last_used.used_at, EXCLUDED.used_at))
-      SELECT count FROM counted`;
-    return row ? row.count : null;
   }
 }

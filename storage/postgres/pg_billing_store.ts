@@ -1,10 +1,13 @@
 import type { Fragment, Sql } from "postgres";
+import type { KeyUse } from "../api_key_store.ts";
+import { countKeyUse } from "./pg_key_use.ts";
 import {
   type AccountChange,
   type BillingStore,
   type ExpiredHold,
   type ExpiredPage,
   type Hold,
+  type KeyUseCount,
   type LedgerEntry,
   type LedgerKind,
   MAX_MICRO,
@@ -72,6 +75,10 @@ export class PgBillingStore implements BillingStore {
 
   constructor(sql: BigintSql) {
     this.#sql = sql;
+  }
+
+  countKeyUse(orgId: string, keyId: string, use: KeyUse): Promise<KeyUseCount | null> {
+    return countKeyUse(this.#sql, orgId, keyId, use);
   }
 
   async getAccount(orgId: string): Promise<OrgAccount | null> {

@@ -4,10 +4,10 @@ import type { LogLine } from "../../actors/log.ts";
 import { loadConfig } from "../../scripts/config.ts";
 import { createService } from "../../scripts/service.ts";
 import { openKvStorage } from "../../storage/kv/kv_storage.ts";
-import type { ApiKeyStore } from "../../storage/api_key_store.ts";
+import type { BillingStore } from "../../storage/billing_store.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { TEST_START_MS } from "../support/test_service.ts";
-import { ADMIN_TOKEN, adminInit, createOrg, issueKey, keyInit } from "../support/access.ts";
+import { ADMIN_TOKEN, adminInit, createOrg, issueKey, keyInit, overriding } from "../support/access.ts";
 
 const CONSOLE_METHODS = ["log", "error", "warn", "info", "debug"] as const;
 
@@ -26,17 +26,13 @@ async function capturingConsole(lines: string[], fn: () => Promise<void>): Promi
 
 /** The storage, except that key lookups and checks throw while `failing.on` (to exercise the 500 log path). */
 function flakyKeys(storage: Storage, failing: { on: boolean }): Storage {
-  const real = storage.apiKeys;
-  const apiKeys: ApiKeyStore = {
-    get: (keyId) => failing.on ? Promise.reject(new Error("storage unavailable")) : real.get(keyId),
-    create: (key) => real.create(key),
-    update: (key, version) => real.update(key, version),
-    delete: (keyId, version) => real.delete(keyId, version),
-    listByOrg: (orgId) => real.listByOrg(orgId),
-    countUse: (keyId, use) =>
-      failing.on ? Promise.reject(new Error("storage unavailable")) : real.countUse(keyId, use),
-  };
-  return { ...storage, apiKeys };
+  const unavailable = () => Promise.reject(new Error("storage unavailable"));
+  const keys = storage.apiKeys;
+  const get = (keyId: string) => failing.on ? unavailable() : keys.get(keyId);
+  const real = storage.billing;
+  const countKeyUse: BillingStore["countKeyUse"] = (orgId, keyId, use) =>
+    failing.on ? unavailable() : real.countKeyUse(orgId, keyId, use);
+  return { ...storage, apiKeys: overriding(keys, { get }), billing: overriding(real, { countKeyUse }) };
 }
 
 Deno.test("no API key or secret ever appears in the log output, even on failures", async () => {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { adapterTest } from "../support/adapters.ts";
-import type { ApiKeyRecord } from "../../storage/api_key_store.ts";
+import type { ApiKeyRecord, KeyUse } from "../../storage/api_key_store.ts";
+import type { Storage } from "../../storage/storage.ts";
 
 function record(keyId: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
   return {
@@ -106,26 +107,57 @@ adapterTest("rate limit store purges ended windows (or lets storage expire them)
 
 const WINDOW = { windowStartMs: 60_000, windowMs: 60_000, atMs: 61_000 };
 
+/** Counts uses of a key of org_a (created on first use) as its OrgActor does; the window's count, or null. */
+async function countUse(storage: Storage, keyId: string, use: KeyUse): Promise<number | null> {
+  await storage.orgs.create({ id: "org_a", name: "A", createdAtMs: 0 });
+  return (await storage.billing.countKeyUse("org_a", keyId, use))?.count ?? null;
+}
+
 adapterTest(
-  "api key store countUse counts in the key's window only while the key is at the version",
+  "org key use counts in the key's window only while the key is at the version",
   async ({ storage }) => {
     await storage.apiKeys.create(record("k1"));
-    assert.equal(await storage.apiKeys.countUse("k1", { ...WINDOW, expectedVersion: 1 }), 1);
-    assert.equal(await storage.apiKeys.countUse("k1", { ...WINDOW, expectedVersion: 1, hits: 3 }), 4);
-    assert.equal(await storage.apiKeys.countUse("k1", { ...WINDOW, expectedVersion: 1 }), 5);
-    assert.equal(await storage.apiKeys.countUse("k1", { ...WINDOW, expectedVersion: 2 }), null);
+    assert.equal(await countUse(storage, "k1", { ...WINDOW, expectedVersion: 1 }), 1);
+    assert.equal(await countUse(storage, "k1", { ...WINDOW, expectedVersion: 1, hits: 3 }), 4);
+    assert.equal(await countUse(storage, "k1", { ...WINDOW, expectedVersion: 1 }), 5);
+    assert.equal(await countUse(storage, "k1", { ...WINDOW, expectedVersion: 2 }), null);
     await storage.apiKeys.update(record("k1", { revokedAt: "2026-01-06T00:00:00.000Z" }), 1);
-    assert.equal(await storage.apiKeys.countUse("k1", { ...WINDOW, expectedVersion: 1 }), null);
+    assert.equal(await countUse(storage, "k1", { ...WINDOW, expectedVersion: 1 }), null);
     assert.equal(await storage.rateLimits.hit("key:k1", WINDOW), 6, "refused uses were not counted");
-    assert.equal(await storage.apiKeys.countUse("k1", { ...WINDOW, expectedVersion: 2 }), 7);
+    assert.equal(await countUse(storage, "k1", { ...WINDOW, expectedVersion: 2 }), 7);
     await storage.apiKeys.delete("k1", 2);
-    assert.equal(await storage.apiKeys.countUse("k1", { ...WINDOW, expectedVersion: 2 }), null);
-    assert.equal(await storage.apiKeys.countUse("missing", { ...WINDOW, expectedVersion: 1 }), null);
+    assert.equal(await countUse(storage, "k1", { ...WINDOW, expectedVersion: 2 }), null);
+    assert.equal(await countUse(storage, "missing", { ...WINDOW, expectedVersion: 1 }), null);
   },
 );
 
 adapterTest(
-  "api key store countUse racing from two handles counts every hit exactly once",
+  "org key use returns the org's account with the count; another org's key or an org without account counts nothing",
+  async ({ storage }) => {
+    await storage.apiKeys.create(record("k1"));
+    await storage.apiKeys.create(record("k9", { orgId: "org_x" }));
+    await storage.orgs.create({ id: "org_a", name: "A", createdAtMs: 0 });
+    await storage.orgs.create({ id: "org_b", name: "B", createdAtMs: 0 });
+    const counted = await storage.billing.countKeyUse("org_a", "k1", {
+      ...WINDOW,
+      expectedVersion: 1,
+      hits: 2,
+    });
+    assert.deepEqual(counted, { count: 2, account: await storage.billing.getAccount("org_a") });
+    assert.equal(counted?.account.balanceMicro, 0n);
+    assert.equal(await storage.billing.countKeyUse("org_b", "k1", { ...WINDOW, expectedVersion: 1 }), null);
+    assert.equal(await storage.billing.countKeyUse("org_x", "k9", { ...WINDOW, expectedVersion: 1 }), null);
+    assert.equal(
+      await storage.rateLimits.hit("key:k9", WINDOW),
+      1,
+      "nothing counted for the org without account",
+    );
+    assert.equal(await countUse(storage, "k1", { ...WINDOW, expectedVersion: 1 }), 3, "nor for another org");
+  },
+);
+
+adapterTest(
+  "org key use racing from two handles counts every hit exactly once",
   async (adapter) => {
     if (!adapter.concurrent) {
       console.log(
@@ -138,7 +170,7 @@ adapterTest(
     const handles = [adapter.storage, other];
     const uses = Array.from(
       { length: 30 },
-      (_, i) => handles[i % 2]!.apiKeys.countUse("k1", { ...WINDOW, expectedVersion: 1, hits: 1 + (i % 3) }),
+      (_, i) => countUse(handles[i % 2]!, "k1", { ...WINDOW, expectedVersion: 1, hits: 1 + (i % 3) }),
     );
     const counts = await Promise.all(uses);
     assert.equal(Math.max(...counts.map(Number)), 60);
@@ -149,18 +181,18 @@ adapterTest(
 const NEXT_WINDOW = { windowStartMs: 120_000, windowMs: 60_000 };
 
 adapterTest(
-  "api key store countUse records lastUsedAt once per window, beside the key, without changing it",
+  "org key use records lastUsedAt once per window, beside the key, without changing it",
   async ({ storage }) => {
     const keys = storage.apiKeys;
     await keys.create(record("k1"));
     await keys.create(record("k2"));
-    await keys.countUse("k1", { ...WINDOW, expectedVersion: 1, atMs: 61_500, hits: 2 });
-    await keys.countUse("k1", { ...WINDOW, expectedVersion: 1, atMs: 62_000 });
-    await keys.countUse("k2", { ...WINDOW, expectedVersion: 9, atMs: 62_000 });
+    await countUse(storage, "k1", { ...WINDOW, expectedVersion: 1, atMs: 61_500, hits: 2 });
+    await countUse(storage, "k1", { ...WINDOW, expectedVersion: 1, atMs: 62_000 });
+    await countUse(storage, "k2", { ...WINDOW, expectedVersion: 9, atMs: 62_000 });
     const used = { ...record("k1"), lastUsedAt: "1970-01-01T00:01:01.500Z", version: 1 };
     assert.deepEqual(await keys.get("k1"), used, "the first use of the window, and still version 1");
     assert.equal((await keys.get("k2"))?.lastUsedAt, undefined, "a refused use is not a use");
-    await keys.countUse("k1", { ...NEXT_WINDOW, atMs: 125_000, expectedVersion: 1 });
+    await countUse(storage, "k1", { ...NEXT_WINDOW, atMs: 125_000, expectedVersion: 1 });
     assert.equal(
       (await keys.get("k1"))?.lastUsedAt,
       "1970-01-01T00:02:05.000Z",
@@ -178,7 +210,7 @@ adapterTest(
   async ({ storage }) => {
     const keys = storage.apiKeys;
     await keys.create(record("k1"));
-    await keys.countUse("k1", { ...WINDOW, expectedVersion: 1, atMs: 61_500 });
+    await countUse(storage, "k1", { ...WINDOW, expectedVersion: 1, atMs: 61_500 });
     const revoked = await keys.update(record("k1", { revokedAt: "2026-01-06T00:00:00.000Z" }), 1);
     assert.equal(revoked?.lastUsedAt, "1970-01-01T00:01:01.500Z");
     const forged = await keys.update(record("k1", { lastUsedAt: "2030-01-01T00:00:00.000Z" }), 2);

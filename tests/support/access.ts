@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ApiKeyStore } from "../../storage/api_key_store.ts";
+import type { BillingStore } from "../../storage/billing_store.ts";
 import type { Storage } from "../../storage/storage.ts";
 
 /** The admin token the access tests configure (FGW_ADMIN_TOKEN). */
@@ -65,18 +65,22 @@ export async function addCredits(request: Requester, orgId: string, amountMicro:
   assert.equal(response.status, 201, await response.text());
 }
 
-type CountUse = ApiKeyStore["countUse"];
+type CountUse = BillingStore["countKeyUse"];
 
-/** `storage` whose API-key store counts uses through `wrap(realCountUse)` (everything else as is). */
+/** `storage` whose billing store counts key uses through `wrap(realCountKeyUse)` (everything else as is). */
 export function withCountUse(storage: Storage, wrap: (real: CountUse) => CountUse): Storage {
-  const real = storage.apiKeys;
-  const apiKeys: ApiKeyStore = {
-    get: (keyId) => real.get(keyId),
-    create: (key) => real.create(key),
-    update: (key, version) => real.update(key, version),
-    delete: (keyId, version) => real.delete(keyId, version),
-    listByOrg: (orgId) => real.listByOrg(orgId),
-    countUse: wrap((keyId, use) => real.countUse(keyId, use)),
-  };
-  return { ...storage, apiKeys };
+  const real = storage.billing;
+  const countKeyUse = wrap((orgId, keyId, use) => real.countKeyUse(orgId, keyId, use));
+  return { ...storage, billing: overriding(real, { countKeyUse }) };
+}
+
+/** `real` with some methods replaced; every other method still runs on `real` itself. */
+export function overriding<T extends object>(real: T, overrides: Partial<T>): T {
+  return new Proxy(real, {
+    get(target, property) {
+      if (Object.hasOwn(overrides, property)) return overrides[property as keyof T];
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
