@@ -14,7 +14,6 @@ import {
 } from "./_org_account.ts";
 import type {
   CreditReply,
-  KeyUseReply,
   MinerReply,
   OrgMessage,
   OrgReply,
@@ -31,7 +30,6 @@ import {
   type OrgAccount,
 } from "../storage/billing_store.ts";
 import type { OrgRecord, OrgStore } from "../storage/org_store.ts";
-import type { KeyUse } from "../storage/api_key_store.ts";
 
 export type * from "./org_messages.ts";
 export { orgAsker } from "./org_messages.ts";
@@ -57,8 +55,7 @@ type MinerMessage = Extract<OrgMessage, { type: "registerMiner" | "unregisterMin
  * new hold fits and its id was never used, a removed hold is still there, a settled hold id was
  * reserved, a credit stays within 2^63 − 1), so actors of the same org on several instances never
  * overspend; when a condition fails the actor looks at storage again and decides. Balance reads
- * go to storage, so every instance reports the same figures. It also counts its keys' uses
- * (rate-limit windows), each count in the storage step that reads the balance.
+ * go to storage, so every instance reports the same figures.
  */
 export class OrgActor implements Actor<OrgMessage, OrgReply> {
   readonly #id: string;
@@ -80,8 +77,6 @@ export class OrgActor implements Actor<OrgMessage, OrgReply> {
         return await this.#view();
       case "balance":
         return balanceOf(await this.#account());
-      case "countKeyUse":
-        return await this.#countKeyUse(message.keyId, message.use);
       case "credit":
         return await this.#credit(message.amountMicro, message.reference);
       case "reserve":
@@ -275,12 +270,6 @@ export class OrgActor implements Actor<OrgMessage, OrgReply> {
     if (!org) throw new Error(`Cannot read organisation: ${this.#id} vanished`);
     this.#org = org;
     return { org, balance: balanceOf(account), miners };
-  }
-
-  /** One storage step: counts the key's uses (if the key is still this org's, as checked) and reads the balance. */
-  async #countKeyUse(keyId: string, use: KeyUse): Promise<KeyUseReply | null> {
-    const counted = await this.#deps.billing.countKeyUse(this.#id, keyId, use);
-    return counted && { count: counted.count, balance: balanceOf(counted.account) };
   }
 
   /** Loads the org if this instance has not seen it yet (another instance may have created it). */

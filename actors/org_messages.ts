@@ -1,5 +1,4 @@
 import type { ActorKind, ActorSystem } from "./runtime.ts";
-import type { KeyUse } from "../storage/api_key_store.ts";
 import type { LedgerEntry, UsageValue } from "../storage/billing_store.ts";
 import type { MinerRegistration, OrgRecord } from "../storage/org_store.ts";
 
@@ -17,12 +16,6 @@ export type OrgMessage =
   | { type: "create"; name: string }
   | { type: "get" }
   | { type: "balance" }
-  /**
-   * Counts uses of one of the org's API keys in the key's rate-limit window, in the same storage
-   * step that reads the balance; null when the key is no longer stored at `use.expectedVersion`
-   * (rotated, revoked, deleted) or is not this org's.
-   */
-  | { type: "countKeyUse"; keyId: string; use: KeyUse }
   /** Top-up; idempotent by `reference` (the same reference with another amount is a conflict). */
   | { type: "credit"; amountMicro: bigint; reference: string }
   /**
@@ -54,12 +47,6 @@ export interface BalanceReply {
   availableMicro: bigint;
   /** When the last call was settled (ISO 8601, ms, Z). */
   lastUsageAt: string | null;
-}
-
-/** A counted key use: the window's count including it, and the balance read by the same step. */
-export interface KeyUseReply {
-  count: number;
-  balance: BalanceReply;
 }
 
 export interface OrgView {
@@ -105,7 +92,6 @@ export interface OrgReplies {
   create: OrgView;
   get: OrgView;
   balance: BalanceReply;
-  countKeyUse: KeyUseReply | null;
   credit: CreditReply;
   reserve: ReserveReply;
   settle: SettleReply;

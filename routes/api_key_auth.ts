@@ -1,7 +1,8 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { type Clock, isoAt } from "../actors/clock.ts";
 import { ServiceError } from "../actors/service_error.ts";
-import type { AskOrg, BalanceReply } from "../actors/org_messages.ts";
+import type { CountKeyUse } from "../actors/key_usage_actor.ts";
+import type { BalanceReply } from "../actors/org_messages.ts";
 import type { ApiKeyScope } from "../storage/api_key_store.ts";
 import type { Storage } from "../storage/storage.ts";
 import type { AppEnv } from "./app.ts";
@@ -21,9 +22,9 @@ export interface ApiKeyAccess {
   verifier: ApiKeyVerifier;
 }
 
-/** Builds the key-authentication state of one app instance: keys from `storage`, uses counted by OrgActors. */
-export function createApiKeyAccess(storage: Storage, askOrg: AskOrg, clock: Clock): ApiKeyAccess {
-  return { verifier: new ApiKeyVerifier({ keys: storage.apiKeys, askOrg, clock }) };
+/** Builds the key-authentication state of one app instance: keys from `storage`, uses counted by KeyUsageActors. */
+export function createApiKeyAccess(storage: Storage, countKeyUse: CountKeyUse, clock: Clock): ApiKeyAccess {
+  return { verifier: new ApiKeyVerifier({ keys: storage.apiKeys, countKeyUse, clock }) };
 }
 
 /** Headers of the sr25519 signature scheme (DESIGN §4); they must not reach a key route. */

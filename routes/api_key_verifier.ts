@@ -2,7 +2,8 @@ import { LRUCache } from "lru-cache";
 import type { Clock } from "../actors/clock.ts";
 import { digestMatches, sameText } from "../actors/constant_time.ts";
 import { hashBytes, parseApiKey } from "../actors/api_key_secret.ts";
-import type { AskOrg, BalanceReply } from "../actors/org_messages.ts";
+import type { CountKeyUse } from "../actors/key_usage_actor.ts";
+import type { BalanceReply } from "../actors/org_messages.ts";
 import type { ApiKeyScope, ApiKeyStore, StoredApiKey } from "../storage/api_key_store.ts";
 import { Coalescer } from "./coalesce.ts";
 import { MINUTE_MS, type RateWindow, windowAt } from "./rate_window.ts";
@@ -94,14 +95,14 @@ function secretMatches(entry: Remembered, secret: string): boolean {
 export interface ApiKeyVerifierDeps {
   /** Key records (read only). */
   keys: ApiKeyStore;
-  /** The key's OrgActor counts its uses (`countKeyUse`). */
-  askOrg: AskOrg;
+  /** Counts a key's uses: asks its KeyUsageActor. */
+  countKeyUse: CountKeyUse;
   clock: Clock;
 }
 
 /**
  * Authenticates presented keys. Key records are kept in memory by key id, but validity is never
- * taken from memory: every request is counted by the key's OrgActor in one storage step that
+ * taken from memory: every request is counted by the key's KeyUsageActor in one storage step that
  * succeeds only while the key is still stored at the remembered version (rotate and revoke bump
  * it; delete removes it), so a rotated-out, revoked or deleted key fails at once on every
  * instance. That step also reads the org's balance, which the admission carries. Concurrent
@@ -147,24 +148,28 @@ export class ApiKeyVerifier {
     return entry && secretMatches(entry, secret) ? entry : null;
   }
 
-  /** The stored key (remembered from now on) when `secret` is its secret. */
+  /**
+   * The stored key (remembered from now on) when `secret` is its secret. A record already
+   * remembered at the stored version is kept as is, so a wrong secret sent for a key id does not
+   * make the next right one pay for the hash again.
+   */
   async #fromStorage(keyId: string, secret: string): Promise<Remembered | null> {
     const stored = await this.#deps.keys.get(keyId);
     if (!stored) {
       this.#records.delete(keyId);
       return null;
     }
-    const entry = remembered(stored);
-    this.#records.set(keyId, entry);
+    const known = this.#records.get(keyId);
+    const entry = known?.stored.version === stored.version ? known : remembered(stored);
+    if (entry !== known) this.#records.set(keyId, entry);
     return secretMatches(entry, secret) ? entry : null;
   }
 
-  /** One OrgActor message (one storage step) for a batch of uses of one key version in one window. */
+  /** One KeyUsageActor message (one storage step) for a batch of uses of one key version in one window. */
   async #countUses(uses: Use[]): Promise<Counted[]> {
     const { entry: { stored }, window, nowMs } = uses[0]!;
-    const reply = await this.#deps.askOrg(stored.orgId, {
-      type: "countKeyUse",
-      keyId: stored.keyId,
+    const reply = await this.#deps.countKeyUse(stored.keyId, {
+      orgId: stored.orgId,
       use: {
         expectedVersion: stored.version,
         windowStartMs: window.startMs,

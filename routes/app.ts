@@ -18,6 +18,7 @@ import { ipThrottle } from "./ip_throttle.ts";
 import { jsonBodyLimit } from "./json_body.ts";
 import { apiKeyActorKind } from "../actors/api_key_actor.ts";
 import { creditRoutes } from "./credits.ts";
+import { keyUsageCounter } from "../actors/key_usage_actor.ts";
 
 /** What the routes need from the running service. */
 export interface AppDeps {
@@ -50,7 +51,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use("/admin/v1/*", adminAuth(deps.config.FGW_ADMIN_TOKEN), jsonBodyLimit());
   app.route("/", healthRoutes(deps.readiness));
   app.route("/v1/events", eventRoutes(deps.events));
-  const access = createApiKeyAccess(deps.storage, deps.askOrg, deps.clock);
+  const countKeyUse = keyUsageCounter(deps.actors, deps.storage.billing);
+  const access = createApiKeyAccess(deps.storage, countKeyUse, deps.clock);
   app.route("/v1/credits", creditRoutes({ access }));
   const keyActor = apiKeyActorKind({ store: deps.storage.apiKeys, clock: deps.clock });
   app.route(

@@ -10,7 +10,7 @@ export interface CreditRoutesDeps {
  * spendable balance: the settled balance minus holds of calls in flight — the amount the 402 check
  * compares a call's reserve against. It is signed: after an overage it is below zero, the debt a
  * top-up must cover before the next call. The figure is the one read by the storage step that
- * admitted the request (the OrgActor counts the key's use and reads the balance in one step), so
+ * admitted the request (the key's KeyUsageActor counts its use and reads the balance in one step), so
  * it is never older than the request.
  */
 export function creditRoutes(deps: CreditRoutesDeps): Hono<KeyEnv> {

@@ -53,7 +53,7 @@ export function summarizeApiKey(key: ApiKeyRecord | StoredApiKey): ApiKeySummary
 
 /**
  * Port for API keys. Keys are written only by their ApiKeyActor; the auth path only reads them
- * (their uses are counted by the org's OrgActor through `BillingStore.countKeyUse`, which writes
+ * (their uses are counted by the key's KeyUsageActor through `BillingStore.countKeyUse`, which writes
  * the rate-limit window and `lastUsedAt`, never the key).
  */
 export interface ApiKeyStore {
@@ -68,7 +68,7 @@ export interface ApiKeyStore {
   listByOrg(orgId: string): Promise<StoredApiKey[]>;
 }
 
-/** Uses of one key to count (see `BillingStore.countKeyUse`: the OrgActor owns its keys' usage). */
+/** Uses of one key to count (see `BillingStore.countKeyUse`, asked by the key's KeyUsageActor). */
 export interface KeyUse extends WindowHits {
   /** The key version the caller checked the secret against. */
   expectedVersion: number;

@@ -1,13 +1,7 @@
 import type { ApiKeyRecord, ApiKeyStore, StoredApiKey } from "../api_key_store.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
+import { apiKeyKeys } from "./_api_key_keys.ts";
 
-/** Deno KV keys of API keys (shared with the billing store, which counts their uses). */
-export const apiKeyKeys = {
-  record: (keyId: string): Deno.KvKey => ["api_key", keyId],
-  orgIndex: (orgId: string, keyId: string): Deno.KvKey => ["api_key_by_org", orgId, keyId],
-  /** `lastUsedAt` (epoch ms) lives beside the record, so counting a use never changes the record. */
-  lastUsed: (keyId: string): Deno.KvKey => ["api_key_last_used", keyId],
-};
 const { record: keyOf, orgIndex: orgIndexOf, lastUsed: lastUsedOf } = apiKeyKeys;
 
 /** The record as written: without `lastUsedAt`, which only counting a use sets. */

@@ -15,7 +15,7 @@ import { orgKeys } from "./_org_keys.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
 import type { KeyUse, StoredApiKey } from "../api_key_store.ts";
 import { keyBucket } from "../rate_limit_store.ts";
-import { apiKeyKeys } from "./kv_api_key_store.ts";
+import { apiKeyKeys } from "./_api_key_keys.ts";
 import { addHits } from "./kv_rate_limit_store.ts";
 
 /** Re-reads after a commit lost a race with another handle; every lost race means another commit went in. */
@@ -53,10 +53,15 @@ export class KvBillingStore implements BillingStore {
     this.#kv = kv;
   }
 
-  /** One versionstamp-checked step on the window, guarded by the key record; the account is read in its snapshot. */
+  /**
+   * One versionstamp-checked step on the window, guarded by the key record. The account is read in
+   * the same snapshot but not checked by the commit (the count does not depend on it, and a money
+   * commit racing it need not make it retry): the balance returned is the one at the read, which
+   * came after the request arrived. Accounts are never deleted, so one read present stays present.
+   */
   async countKeyUse(orgId: string, keyId: string, use: KeyUse): Promise<KeyUseCount | null> {
     const { expectedVersion, atMs, ...hits } = use;
-    const added = await addHits(this.#kv, {
+    const added = await addHits<OrgAccount>(this.#kv, {
       ...hits,
       bucket: keyBucket(keyId),
       guard: {
@@ -69,7 +74,7 @@ export class KvBillingStore implements BillingStore {
       onOpen: { key: apiKeyKeys.lastUsed(keyId), value: atMs },
       alsoRead: { key: orgKeys.account(orgId), required: true },
     });
-    return added && { count: added.count, account: added.alsoRead as OrgAccount };
+    return added && { count: added.count, account: added.alsoRead! };
   }
 
   async getAccount(orgId: string): Promise<OrgAccount | null> {

@@ -27,9 +27,10 @@ export interface AddHits extends WindowHits {
 }
 
 /** A counted step: the window's new count, and the `alsoRead` entry's value as the step saw it. */
-export interface HitsAdded {
+export interface HitsAdded<A> {
   count: number;
-  alsoRead: unknown;
+  /** Undefined without `alsoRead`; null when that entry is absent (and not `required`). */
+  alsoRead: A | null | undefined;
 }
 
 /**
@@ -37,14 +38,14 @@ export interface HitsAdded {
  * check is what keeps racing handles from losing each other's hits). Returns the new count, or
  * null when the guard says no.
  */
-export async function addHits(kv: Deno.Kv, add: AddHits): Promise<HitsAdded | null> {
+export async function addHits<A = unknown>(kv: Deno.Kv, add: AddHits): Promise<HitsAdded<A> | null> {
   const key = windowKey(add.bucket, add.windowStartMs);
   const keys = [key, ...(add.guard ? [add.guard.key] : []), ...(add.alsoRead ? [add.alsoRead.key] : [])];
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const [current, ...others] = await kv.getMany<unknown[]>(keys);
     const guard = add.guard ? others[0] : undefined;
     if (guard && !add.guard!.stillValid(guard)) return null;
-    const also = add.alsoRead ? others.at(-1)!.value : undefined;
+    const also = add.alsoRead ? others.at(-1)!.value as A | null : undefined;
     if (add.alsoRead?.required && also === null) return null;
     const previous = current!.value as number | null;
     const count = (previous ?? 0) + (add.hits ?? 1);

@@ -1,6 +1,7 @@
 import type { Fragment, Sql } from "postgres";
 import type { KeyUse } from "../api_key_store.ts";
 import { countKeyUse } from "./pg_key_use.ts";
+import { ACCOUNT, type AccountRow, toAccount } from "./_pg_account.ts";
 import {
   type AccountChange,
   type BillingStore,
@@ -16,13 +17,6 @@ import {
   type UsageRecord,
   type UsageValue,
 } from "../billing_store.ts";
-
-interface AccountRow {
-  balance_micro: bigint;
-  held_micro: bigint;
-  last_usage_at_ms: bigint | null;
-  version: bigint;
-}
 
 interface HoldRow {
   hold_id: string;
@@ -56,7 +50,6 @@ interface UsageRow {
 type BigintSql = Sql<{ bigint: bigint }>;
 
 const UNIQUE_VIOLATION = "23505";
-const ACCOUNT = "balance_micro, held_micro, last_usage_at_ms, version";
 const LEDGER = "seq, at_ms, kind, amount_micro, balance_after_micro, reference, hold_id";
 const HOLD = "org_id, hold_id, amount_micro, created_at_ms, expires_at_ms";
 const USAGE = "seq, at_ms, hold_id, key_id, miner_hotkey, description, metadata, amount_micro";
@@ -237,15 +230,6 @@ export class PgBillingStore implements BillingStore {
       SELECT ${orgId}, version, ${atMs}::bigint, ${usage.holdId}, ${usage.keyId}::text, ${usage.minerHotkey}::text,
         ${usage.description}, ${metadata}, ${usage.amountMicro}::bigint FROM account)`;
   }
-}
-
-function toAccount(row: AccountRow): OrgAccount {
-  return {
-    balanceMicro: row.balance_micro,
-    heldMicro: row.held_micro,
-    lastUsageAtMs: row.last_usage_at_ms === null ? null : Number(row.last_usage_at_ms),
-    version: Number(row.version),
-  };
 }
 
 function toHold(row: HoldRow): Hold {

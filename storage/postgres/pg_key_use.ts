@@ -1,15 +1,12 @@
 import type { Sql } from "postgres";
 import type { KeyUse } from "../api_key_store.ts";
-import type { KeyUseCount, OrgAccount } from "../billing_store.ts";
+import type { KeyUseCount } from "../billing_store.ts";
+import { type AccountRow, toAccount } from "./_pg_account.ts";
 import { keyBucket } from "../rate_limit_store.ts";
 import { windowUpsert } from "./pg_rate_limit_store.ts";
 
-interface CountedRow {
+interface CountedRow extends AccountRow {
   count: number;
-  balance_micro: bigint;
-  held_micro: bigint;
-  last_usage_at_ms: bigint | null;
-  version: bigint;
 }
 
 /**
@@ -26,8 +23,7 @@ export async function countKeyUse(
   const hits = use.hits ?? 1;
   const current = sql`SELECT 1 FROM api_keys k JOIN orgs o ON o.id = k.org_id
     WHERE k.key_id = ${keyId} AND k.org_id = ${orgId} AND k.version = ${use.expectedVersion}`;
-  // windowUpsert is typed for a plain Sql; the BIGINT-as-bigint option changes no part it uses.
-  const counted = windowUpsert(sql as unknown as Sql, {
+  const counted = windowUpsert(sql, {
     ...use,
     hits,
     bucket: keyBucket(keyId),
@@ -42,14 +38,5 @@ export async function countKeyUse(
       ON CONFLICT (key_id) DO UPDATE SET used_at = GREATEST(api_key_last_used.used_at, EXCLUDED.used_at))
     SELECT counted.count, o.balance_micro, o.held_micro, o.last_usage_at_ms, o.version
     FROM counted JOIN orgs o ON o.id = ${orgId}`;
-  return row ? { count: row.count, account: accountOf(row) } : null;
-}
-
-function accountOf(row: CountedRow): OrgAccount {
-  return {
-    balanceMicro: row.balance_micro,
-    heldMicro: row.held_micro,
-    lastUsageAtMs: row.last_usage_at_ms === null ? null : Number(row.last_usage_at_ms),
-    version: Number(row.version),
-  };
+  return row ? { count: row.count, account: toAccount(row) } : null;
 }

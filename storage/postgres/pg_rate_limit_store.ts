@@ -12,7 +12,10 @@ export interface WindowUpsert extends WindowHits {
  * window or adds to its count atomically (`INSERT … ON CONFLICT DO UPDATE`), returning `count`.
  * Usable alone or as a CTE.
  */
-export function windowUpsert(sql: Sql, add: WindowUpsert): PendingQuery<{ count: number }[]> {
+export function windowUpsert<T extends Record<string, unknown>>(
+  sql: Sql<T>,
+  add: WindowUpsert,
+): PendingQuery<{ count: number }[]> {
   return sql`
     INSERT INTO rate_limit_windows (bucket, window_start_ms, window_end_ms, count)
     SELECT ${add.bucket}, ${add.windowStartMs}, ${add.windowStartMs + add.windowMs}, ${add.hits ?? 1}

@@ -107,15 +107,20 @@ adapterTest("rate limit store purges ended windows (or lets storage expire them)
 
 const WINDOW = { windowStartMs: 60_000, windowMs: 60_000, atMs: 61_000 };
 
-/** Counts uses of a key of org_a (created on first use) as its OrgActor does; the window's count, or null. */
+/** Creates org_a, whose keys `record` makes. */
+async function createOrgA(storage: Storage): Promise<void> {
+  assert.equal(await storage.orgs.create({ id: "org_a", name: "A", createdAtMs: 0 }), true);
+}
+
+/** Counts uses of a key of org_a as its KeyUsageActor does: the window's count, or null. */
 async function countUse(storage: Storage, keyId: string, use: KeyUse): Promise<number | null> {
-  await storage.orgs.create({ id: "org_a", name: "A", createdAtMs: 0 });
   return (await storage.billing.countKeyUse("org_a", keyId, use))?.count ?? null;
 }
 
 adapterTest(
   "org key use counts in the key's window only while the key is at the version",
   async ({ storage }) => {
+    await createOrgA(storage);
     await storage.apiKeys.create(record("k1"));
     assert.equal(await countUse(storage, "k1", { ...WINDOW, expectedVersion: 1 }), 1);
     assert.equal(await countUse(storage, "k1", { ...WINDOW, expectedVersion: 1, hits: 3 }), 4);
@@ -167,6 +172,7 @@ adapterTest(
     }
     const other = await adapter.openAnother();
     await adapter.storage.apiKeys.create(record("k1"));
+    await createOrgA(adapter.storage);
     const handles = [adapter.storage, other];
     const uses = Array.from(
       { length: 30 },
@@ -183,6 +189,7 @@ const NEXT_WINDOW = { windowStartMs: 120_000, windowMs: 60_000 };
 adapterTest(
   "org key use records lastUsedAt once per window, beside the key, without changing it",
   async ({ storage }) => {
+    await createOrgA(storage);
     const keys = storage.apiKeys;
     await keys.create(record("k1"));
     await keys.create(record("k2"));
@@ -208,6 +215,7 @@ adapterTest(
 adapterTest(
   "api key store update keeps lastUsedAt (it cannot set it) and delete forgets it",
   async ({ storage }) => {
+    await createOrgA(storage);
     const keys = storage.apiKeys;
     await keys.create(record("k1"));
     await countUse(storage, "k1", { ...WINDOW, expectedVersion: 1, atMs: 61_500 });
