@@ -23,8 +23,12 @@ export interface ApiKeyAccess {
 }
 
 /** Builds the key-authentication state of one app instance: keys from `storage`, uses counted by KeyUsageActors. */
-export function createApiKeyAccess(storage: Storage, countKeyUse: CountKeyUse, clock: Clock): ApiKeyAccess {
-  return { verifier: new ApiKeyVerifier({ keys: storage.apiKeys, countKeyUse, clock }) };
+export function createApiKeyAccess(
+  storage: Storage,
+  countKeyUse: CountKeyUse,
+  options: { clock: Clock; rememberSecrets: boolean },
+): ApiKeyAccess {
+  return { verifier: new ApiKeyVerifier({ keys: storage.apiKeys, countKeyUse, ...options }) };
 }
 
 /** Headers of the sr25519 signature scheme (DESIGN §4); they must not reach a key route. */

@@ -84,11 +84,14 @@ function remembered(stored: StoredApiKey): Remembered {
   return { stored, digest: hashBytes(stored.secretHash), key: Object.freeze(key), liveUntilMs };
 }
 
-/** True when `secret` is the remembered key's secret: the verified one, else by its hash. */
-function secretMatches(entry: Remembered, secret: string): boolean {
+/**
+ * True when `secret` is the remembered key's secret: the verified one, else by its hash (which,
+ * when `remember`, makes it the verified one).
+ */
+function secretMatches(entry: Remembered, secret: string, remember: boolean): boolean {
   if (entry.verifiedSecret !== undefined && sameText(secret, entry.verifiedSecret)) return true;
   if (!digestMatches(secret, entry.digest)) return false;
-  entry.verifiedSecret = secret;
+  if (remember) entry.verifiedSecret = secret;
   return true;
 }
 
@@ -98,6 +101,8 @@ export interface ApiKeyVerifierDeps {
   /** Counts a key's uses: asks its KeyUsageActor. */
   countKeyUse: CountKeyUse;
   clock: Clock;
+  /** Keep a secret verified once in memory and compare it instead of hashing again (default true). */
+  rememberSecrets?: boolean;
 }
 
 /**
@@ -111,11 +116,13 @@ export interface ApiKeyVerifierDeps {
  */
 export class ApiKeyVerifier {
   readonly #deps: ApiKeyVerifierDeps;
+  readonly #remember: boolean;
   readonly #records = new LRUCache<string, Remembered>({ max: MAX_CACHED_KEYS });
   readonly #uses: Coalescer<Use, Counted>;
 
   constructor(deps: ApiKeyVerifierDeps) {
     this.#deps = deps;
+    this.#remember = deps.rememberSecrets ?? true;
     this.#uses = new Coalescer((_batch, uses) => this.#countUses(uses));
   }
 
@@ -145,7 +152,7 @@ export class ApiKeyVerifier {
   /** The remembered key when `secret` is its secret; else storage must decide. */
   #fromMemory(keyId: string, secret: string): Remembered | null {
     const entry = this.#records.get(keyId);
-    return entry && secretMatches(entry, secret) ? entry : null;
+    return entry && secretMatches(entry, secret, this.#remember) ? entry : null;
   }
 
   /**
@@ -162,7 +169,7 @@ export class ApiKeyVerifier {
     const known = this.#records.get(keyId);
     const entry = known?.stored.version === stored.version ? known : remembered(stored);
     if (entry !== known) this.#records.set(keyId, entry);
-    return secretMatches(entry, secret) ? entry : null;
+    return secretMatches(entry, secret, this.#remember) ? entry : null;
   }
 
   /** One KeyUsageActor message (one storage step) for a batch of uses of one key version in one window. */

@@ -52,7 +52,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", healthRoutes(deps.readiness));
   app.route("/v1/events", eventRoutes(deps.events));
   const countKeyUse = keyUsageCounter(deps.actors, deps.storage.billing);
-  const access = createApiKeyAccess(deps.storage, countKeyUse, deps.clock);
+  const access = createApiKeyAccess(deps.storage, countKeyUse, {
+    clock: deps.clock,
+    rememberSecrets: deps.config.FGW_REMEMBER_KEY_SECRETS,
+  });
   app.route("/v1/credits", creditRoutes({ access }));
   const keyActor = apiKeyActorKind({ store: deps.storage.apiKeys, clock: deps.clock });
   app.route(

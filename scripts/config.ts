@@ -60,6 +60,8 @@ export const configSchema = z.object({
   FGW_IP_RPM: z.coerce.number().int().min(0).default(600),
   /** Proxy addresses whose `X-Forwarded-For` is trusted (exact IPs, comma-separated). */
   FGW_TRUSTED_PROXIES: list(""),
+  /** Keep a verified API-key secret in memory to skip its hash on later requests (docs/api_keys.md). */
+  FGW_REMEMBER_KEY_SECRETS: flag(true),
 }).refine((c) => c.FGW_STORAGE !== "postgres" || c.DATABASE_URL !== undefined, {
   message: "DATABASE_URL is required when FGW_STORAGE=postgres",
   path: ["DATABASE_URL"],
