@@ -35,7 +35,7 @@ export class KeyUsageActor implements Actor<KeyUseMessage, KeyUseReply | null> {
   }
 
   async receive({ orgId, use }: KeyUseMessage): Promise<KeyUseReply | null> {
-    const counted = await this.#billing.countKeyUse(orgId, this.#keyId, use);
+    const counted = await this.#billing.countKeyUse(this.#keyId, { ...use, orgId });
     return counted && { count: counted.count, balance: balanceOf(counted.account) };
   }
 }

@@ -15,6 +15,7 @@ export interface UsageInput {
 export type OrgMessage =
   | { type: "create"; name: string }
   | { type: "get" }
+  /** The account figures alone (the admin view reads them with `get`; kept for callers that need no more). */
   | { type: "balance" }
   /** Top-up; idempotent by `reference` (the same reference with another amount is a conflict). */
   | { type: "credit"; amountMicro: bigint; reference: string }

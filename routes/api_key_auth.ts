@@ -57,7 +57,7 @@ export interface ApiKeyAuthOptions {
  * API-key authentication for one route, in this order: signature headers → 403 `wrong_auth_scheme`;
  * missing, malformed, unknown, rotated-out, revoked, deleted or expired key → 401 `unauthenticated`;
  * per-key rate limit (shared fixed one-minute windows; headers on every answer from here on) →
- * 429 `rate_limited`; scope → 403 `insufficient_scope`. Sets `c.get("apiKey")`.
+ * 429 `rate_limited`; scope → 403 `insufficient_scope`. Sets `c.get("apiKey")` and `c.get("orgBalance")`.
  */
 export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<KeyEnv> {
   const { scope, access } = options;

@@ -1,7 +1,8 @@
 /**
- * Benchmark: authenticated `GET /v1/credits/balance` (API key check and shared rate-limit count,
- * OrgActor balance read — all against PostgreSQL) beside public `GET /healthz`, in the same run,
- * under wrk in a separate process, in alternating rounds (medians reported). Needs DATABASE_URL
+ * Benchmark: authenticated `GET /v1/credits/balance` (API key check, then one PostgreSQL step that
+ * counts the request in the key's shared rate-limit window and reads the balance) beside public
+ * `GET /healthz`, under wrk in a separate process, in alternating rounds; the figure is the median
+ * of the per-round ratios, and any non-2xx answer makes it exit 1. Needs DATABASE_URL
  * (a scratch database is created on that server and dropped). Target: authenticated ≥ 50 % of
  * public requests/s.
  */

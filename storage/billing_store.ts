@@ -14,6 +14,11 @@ export interface OrgAccount {
   version: number;
 }
 
+/** Uses of one of `orgId`'s API keys to count (see `BillingStore.countKeyUse`). */
+export interface OrgKeyUse extends KeyUse {
+  orgId: string;
+}
+
 /** A counted use of an org's API key, with the org's account as of the same atomic step. */
 export interface KeyUseCount {
   /** The window's count including the uses just added. */
@@ -109,7 +114,9 @@ export interface SeqPage {
 }
 
 /**
- * Port for balances, holds, the ledger and usage. Each org's account is written by its OrgActor
+ * Port for balances, holds, the ledger and usage, and the counting of API-key uses
+ * (`countKeyUse`, asked by each key's KeyUsageActor: it writes rate-limit windows and a key's last
+ * use, and only reads the account). Each org's account is written by its OrgActor
  * through `commit`, whose conditions the store checks atomically (PostgreSQL: in the UPDATE's
  * WHERE; Deno KV: versionstamp-checked commits, re-read and re-checked after a race). So several
  * service instances sharing one store serialise in the store and never overspend.
@@ -118,14 +125,14 @@ export interface BillingStore {
   getAccount(orgId: string): Promise<OrgAccount | null>;
   /**
    * Counts uses of one of the org's API keys and reads the org's account, in one atomic step: if
-   * the key is stored for `orgId` at `use.expectedVersion`, adds the hits to the key's rate-limit
+   * the key is stored for `use.orgId` at `use.expectedVersion`, adds the hits to the key's rate-limit
    * window (the `keyBucket(keyId)` bucket of the RateLimitStore) and returns the window's count
    * including them, with the account as that step saw it. Null when the key was changed (rotated,
    * revoked), deleted or belongs to another org, or the org has no account; nothing is counted
    * then. The step that opens a window (its first hits) also sets the key's `lastUsedAt` to
    * `use.atMs`.
    */
-  countKeyUse(orgId: string, keyId: string, use: KeyUse): Promise<KeyUseCount | null>;
+  countKeyUse(keyId: string, use: OrgKeyUse): Promise<KeyUseCount | null>;
   /**
    * Applies `change` atomically if its conditions hold: the org exists, an added hold fits in the
    * available amount and its id was never used, a removed hold is stored, the entry's reference or

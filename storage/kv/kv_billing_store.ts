@@ -8,12 +8,13 @@ import {
   type LedgerEntry,
   MAX_MICRO,
   type OrgAccount,
+  type OrgKeyUse,
   type SeqPage,
   type UsageRecord,
 } from "../billing_store.ts";
 import { orgKeys } from "./_org_keys.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
-import type { KeyUse, StoredApiKey } from "../api_key_store.ts";
+import type { StoredApiKey } from "../api_key_store.ts";
 import { keyBucket } from "../rate_limit_store.ts";
 import { apiKeyKeys } from "./_api_key_keys.ts";
 import { addHits } from "./kv_rate_limit_store.ts";
@@ -59,8 +60,8 @@ export class KvBillingStore implements BillingStore {
    * commit racing it need not make it retry): the balance returned is the one at the read, which
    * came after the request arrived. Accounts are never deleted, so one read present stays present.
    */
-  async countKeyUse(orgId: string, keyId: string, use: KeyUse): Promise<KeyUseCount | null> {
-    const { expectedVersion, atMs, ...hits } = use;
+  async countKeyUse(keyId: string, use: OrgKeyUse): Promise<KeyUseCount | null> {
+    const { orgId, expectedVersion, atMs, ...hits } = use;
     const added = await addHits<OrgAccount>(this.#kv, {
       ...hits,
       bucket: keyBucket(keyId),

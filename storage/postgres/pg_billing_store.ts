@@ -1,5 +1,4 @@
 import type { Fragment, Sql } from "postgres";
-import type { KeyUse } from "../api_key_store.ts";
 import { countKeyUse } from "./pg_key_use.ts";
 import { ACCOUNT, type AccountRow, toAccount } from "./_pg_account.ts";
 import {
@@ -13,6 +12,7 @@ import {
   type LedgerKind,
   MAX_MICRO,
   type OrgAccount,
+  type OrgKeyUse,
   type SeqPage,
   type UsageRecord,
   type UsageValue,
@@ -70,8 +70,8 @@ export class PgBillingStore implements BillingStore {
     this.#sql = sql;
   }
 
-  countKeyUse(orgId: string, keyId: string, use: KeyUse): Promise<KeyUseCount | null> {
-    return countKeyUse(this.#sql, orgId, keyId, use);
+  countKeyUse(keyId: string, use: OrgKeyUse): Promise<KeyUseCount | null> {
+    return countKeyUse(this.#sql, keyId, use);
   }
 
   async getAccount(orgId: string): Promise<OrgAccount | null> {

@@ -1,6 +1,5 @@
 import type { Sql } from "postgres";
-import type { KeyUse } from "../api_key_store.ts";
-import type { KeyUseCount } from "../billing_store.ts";
+import type { KeyUseCount, OrgKeyUse } from "../billing_store.ts";
 import { type AccountRow, toAccount } from "./_pg_account.ts";
 import { keyBucket } from "../rate_limit_store.ts";
 import { windowUpsert } from "./pg_rate_limit_store.ts";
@@ -16,10 +15,10 @@ interface CountedRow extends AccountRow {
  */
 export async function countKeyUse(
   sql: Sql<{ bigint: bigint }>,
-  orgId: string,
   keyId: string,
-  use: KeyUse,
+  use: OrgKeyUse,
 ): Promise<KeyUseCount | null> {
+  const { orgId } = use;
   const hits = use.hits ?? 1;
   const current = sql`SELECT 1 FROM api_keys k JOIN orgs o ON o.id = k.org_id
     WHERE k.key_id = ${keyId} AND k.org_id = ${orgId} AND k.version = ${use.expectedVersion}`;

@@ -8,7 +8,7 @@ export interface WindowUpsert extends WindowHits {
 }
 
 /**
- * The one statement that counts hits (the rate-limit and API-key stores share it): creates the
+ * The one statement that counts hits (the rate-limit store and `countKeyUse` share it): creates the
  * window or adds to its count atomically (`INSERT … ON CONFLICT DO UPDATE`), returning `count`.
  * Usable alone or as a CTE.
  */

@@ -65,7 +65,7 @@ adapterTest("keys of one org are counted in parallel, not queued behind each oth
   const bothStarted = Promise.withResolvers<void>();
   const inFlight = { now: 0, max: 0 };
   const real = storage.billing;
-  const countKeyUse: BillingStore["countKeyUse"] = async (orgId, keyId, use) => {
+  const countKeyUse: BillingStore["countKeyUse"] = async (keyId, use) => {
     inFlight.max = Math.max(inFlight.max, ++inFlight.now);
     if (inFlight.now === 2) bothStarted.resolve();
     // Queued steps would never see a second one start: give up waiting after 2 s.
@@ -73,7 +73,7 @@ adapterTest("keys of one org are counted in parallel, not queued behind each oth
     await bothStarted.promise;
     clearTimeout(timer);
     inFlight.now--;
-    return await real.countKeyUse(orgId, keyId, use);
+    return await real.countKeyUse(keyId, use);
   };
   const count = keyUsageCounter(system, overriding(real, { countKeyUse }));
   const replies = await Promise.all([

@@ -51,12 +51,12 @@ class StepOverlap {
   maxSameKey = 0;
 
   watch(storage: Storage): Storage {
-    return withCountUse(storage, (countUse) => async (orgId, keyId, use) => {
+    return withCountUse(storage, (countUse) => async (keyId, use) => {
       const now = (this.#inFlight.get(keyId) ?? 0) + 1;
       this.#inFlight.set(keyId, now);
       this.maxSameKey = Math.max(this.maxSameKey, now);
       try {
-        return await countUse(orgId, keyId, use);
+        return await countUse(keyId, use);
       } finally {
         this.#inFlight.set(keyId, this.#inFlight.get(keyId)! - 1);
       }

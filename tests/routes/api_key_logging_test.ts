@@ -30,8 +30,8 @@ function flakyKeys(storage: Storage, failing: { on: boolean }): Storage {
   const keys = storage.apiKeys;
   const get = (keyId: string) => failing.on ? unavailable() : keys.get(keyId);
   const real = storage.billing;
-  const countKeyUse: BillingStore["countKeyUse"] = (orgId, keyId, use) =>
-    failing.on ? unavailable() : real.countKeyUse(orgId, keyId, use);
+  const countKeyUse: BillingStore["countKeyUse"] = (keyId, use) =>
+    failing.on ? unavailable() : real.countKeyUse(keyId, use);
   return { ...storage, apiKeys: overriding(keys, { get }), billing: overriding(real, { countKeyUse }) };
 }
 

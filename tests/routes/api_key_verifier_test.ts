@@ -19,13 +19,13 @@ import {
  * valid, as another instance's write would) just before each counting step, so that step fails.
  */
 function changingKeys(storage: Storage, changes: { left: number }): Storage {
-  return withCountUse(storage, (countUse) => async (orgId, keyId, use) => {
+  return withCountUse(storage, (countUse) => async (keyId, use) => {
     const current = await storage.apiKeys.get(keyId);
     if (changes.left > 0 && current) {
       changes.left--;
       await storage.apiKeys.update(current, current.version);
     }
-    return await countUse(orgId, keyId, use);
+    return await countUse(keyId, use);
   });
 }
 

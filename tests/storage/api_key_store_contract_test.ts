@@ -114,11 +114,11 @@ async function createOrgA(storage: Storage): Promise<void> {
 
 /** Counts uses of a key of org_a as its KeyUsageActor does: the window's count, or null. */
 async function countUse(storage: Storage, keyId: string, use: KeyUse): Promise<number | null> {
-  return (await storage.billing.countKeyUse("org_a", keyId, use))?.count ?? null;
+  return (await storage.billing.countKeyUse(keyId, { ...use, orgId: "org_a" }))?.count ?? null;
 }
 
 adapterTest(
-  "org key use counts in the key's window only while the key is at the version",
+  "billing store countKeyUse counts in the key's window only while the key is at the version",
   async ({ storage }) => {
     await createOrgA(storage);
     await storage.apiKeys.create(record("k1"));
@@ -137,21 +137,28 @@ adapterTest(
 );
 
 adapterTest(
-  "org key use returns the org's account with the count; another org's key or an org without account counts nothing",
+  "billing store countKeyUse returns the org's account with the count; another org's key or an org without account counts nothing",
   async ({ storage }) => {
     await storage.apiKeys.create(record("k1"));
     await storage.apiKeys.create(record("k9", { orgId: "org_x" }));
     await storage.orgs.create({ id: "org_a", name: "A", createdAtMs: 0 });
     await storage.orgs.create({ id: "org_b", name: "B", createdAtMs: 0 });
-    const counted = await storage.billing.countKeyUse("org_a", "k1", {
+    const counted = await storage.billing.countKeyUse("k1", {
+      orgId: "org_a",
       ...WINDOW,
       expectedVersion: 1,
       hits: 2,
     });
     assert.deepEqual(counted, { count: 2, account: await storage.billing.getAccount("org_a") });
     assert.equal(counted?.account.balanceMicro, 0n);
-    assert.equal(await storage.billing.countKeyUse("org_b", "k1", { ...WINDOW, expectedVersion: 1 }), null);
-    assert.equal(await storage.billing.countKeyUse("org_x", "k9", { ...WINDOW, expectedVersion: 1 }), null);
+    assert.equal(
+      await storage.billing.countKeyUse("k1", { ...WINDOW, orgId: "org_b", expectedVersion: 1 }),
+      null,
+    );
+    assert.equal(
+      await storage.billing.countKeyUse("k9", { ...WINDOW, orgId: "org_x", expectedVersion: 1 }),
+      null,
+    );
     assert.equal(
       await storage.rateLimits.hit("key:k9", WINDOW),
       1,
@@ -162,7 +169,7 @@ adapterTest(
 );
 
 adapterTest(
-  "org key use racing from two handles counts every hit exactly once",
+  "billing store countKeyUse racing from two handles counts every hit exactly once",
   async (adapter) => {
     if (!adapter.concurrent) {
       console.log(
@@ -187,7 +194,7 @@ adapterTest(
 const NEXT_WINDOW = { windowStartMs: 120_000, windowMs: 60_000 };
 
 adapterTest(
-  "org key use records lastUsedAt once per window, beside the key, without changing it",
+  "billing store countKeyUse records lastUsedAt once per window, beside the key, without changing it",
   async ({ storage }) => {
     await createOrgA(storage);
     const keys = storage.apiKeys;

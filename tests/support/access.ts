@@ -70,7 +70,7 @@ type CountUse = BillingStore["countKeyUse"];
 /** `storage` whose billing store counts key uses through `wrap(realCountKeyUse)` (everything else as is). */
 export function withCountUse(storage: Storage, wrap: (real: CountUse) => CountUse): Storage {
   const real = storage.billing;
-  const countKeyUse = wrap((orgId, keyId, use) => real.countKeyUse(orgId, keyId, use));
+  const countKeyUse = wrap((keyId, use) => real.countKeyUse(keyId, use));
   return { ...storage, billing: overriding(real, { countKeyUse }) };
 }
 
