@@ -10,13 +10,32 @@ import { silentLogger } from "../actors/log.ts";
 import { loadConfig } from "./config.ts";
 import { withScratchDatabase } from "./scratch_database.ts";
 import { createService } from "./service.ts";
-import { ensureWrk, type LoadResult, loadTest, pinServerCpu, printTable } from "./bench_load.ts";
+import postgres from "postgres";
+import { ensureWrk, type LoadResult, loadTest, pinServerCpu, pinToCpu, printTable } from "./bench_load.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
 const CONNECTIONS = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 64);
 /** Rounds alternate public and authenticated runs, so drift on a shared host hits both alike. */
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 5);
 const ADMIN_TOKEN = crypto.randomUUID();
+/** `BENCH_PIN_DB=0` leaves the database's backends unpinned (to compare). */
+const PIN_DB = Deno.env.get("BENCH_PIN_DB") !== "0";
+
+/**
+ * Pins the PostgreSQL backends serving `databaseUrl`'s database to CPU 1, beside wrk, so that the
+ * service has CPU 0 to itself, as it would with the database on its own host; returns how many.
+ */
+async function pinDatabase(databaseUrl: string): Promise<number> {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const rows = await sql<{ pid: number }[]>`SELECT pid FROM pg_stat_activity
+      WHERE datname = current_database() AND pid <> pg_backend_pid()`;
+    const pinned = await Promise.all(rows.map((row) => pinToCpu(row.pid, 1)));
+    return pinned.filter(Boolean).length;
+  } finally {
+    await sql.end();
+  }
+}
 
 async function admin(base: string, path: string, body: unknown): Promise<Record<string, unknown>> {
   const response = await fetch(`${base}${path}`, {
@@ -55,17 +74,29 @@ function median(label: string, runs: LoadResult[]): LoadResult {
   return { ...sorted[Math.floor(sorted.length / 2)]!, label };
 }
 
+interface Target {
+  base: string;
+  orgId: string;
+  databaseUrl: string;
+}
+
 /** Runs the rounds and prints the figures; resolves with how many answers were not 2xx. */
-async function measure(base: string, orgId: string): Promise<number> {
+async function measure({ base, orgId, databaseUrl }: Target): Promise<number> {
   const options = { seconds: SECONDS, connections: CONNECTIONS };
   const balanceUrl = `${base}/v1/credits/balance`;
   console.log(
     `postgres storage; ${ROUNDS} alternating rounds of ${SECONDS}s per route, ${CONNECTIONS} connections`,
   );
   const pinned = await pinServerCpu();
-  console.log(pinned ? "service pinned to CPU 0, wrk to CPU 1 (PostgreSQL unpinned)" : "nothing pinned");
   await loadTest("warm-up", `${base}/healthz`, { seconds: 2 });
   await loadTest("warm-up", balanceUrl, { seconds: 2, headers: await benchKeyHeader(base, orgId) });
+  // After the warm-up the service's connection pool is open: its backends are the ones to pin.
+  const backends = pinned && PIN_DB ? await pinDatabase(databaseUrl) : 0;
+  console.log(
+    pinned
+      ? `service pinned to CPU 0; wrk and ${backends} PostgreSQL backends of this run to CPU 1`
+      : "nothing pinned",
+  );
   const publicRuns: LoadResult[] = [];
   const keyRuns: LoadResult[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
@@ -117,7 +148,7 @@ async function run(databaseUrl: string): Promise<number> {
   service.start();
   const base = `http://127.0.0.1:${server.addr.port}`;
   try {
-    return await measure(base, await createBenchOrg(base));
+    return await measure({ base, orgId: await createBenchOrg(base), databaseUrl });
   } finally {
     await server.shutdown();
     await service.close();

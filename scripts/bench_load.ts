@@ -28,10 +28,15 @@ export async function ensureWrk(): Promise<void> {
  * the server under test for a core: on a 2-core machine that contention otherwise swings
  * results by a third from run to run. Without `taskset` (util-linux) nothing is pinned.
  */
-export async function pinServerCpu(): Promise<boolean> {
+export function pinServerCpu(): Promise<boolean> {
+  return pinToCpu(Deno.pid, 0);
+}
+
+/** Pins process `pid` (every thread) to `cpu` with `taskset`; false when that is not possible. */
+export async function pinToCpu(pid: number, cpu: number): Promise<boolean> {
   try {
     const pinned = await new Deno.Command("taskset", {
-      args: ["-a", "-p", "-c", "0", String(Deno.pid)],
+      args: ["-a", "-p", "-c", String(cpu), String(pid)],
       stdout: "null",
       stderr: "null",
     }).output();
