@@ -1,14 +1,7 @@
 import { balanceOf } from "./_org_account.ts";
 import type { BalanceReply } from "./org_messages.ts";
 import type { Actor, ActorKind, ActorSystem } from "./runtime.ts";
-import type { KeyUse } from "../storage/api_key_store.ts";
-import type { BillingStore } from "../storage/billing_store.ts";
-
-/** Uses of one API key of `orgId` to count in the key's rate-limit window. */
-export interface KeyUseMessage {
-  orgId: string;
-  use: KeyUse;
-}
+import type { BillingStore, OrgKeyUse } from "../storage/billing_store.ts";
 
 /** A counted use: the window's count including it, and the org's balance read by the same step. */
 export interface KeyUseReply {
@@ -25,7 +18,7 @@ export interface KeyUseReply {
  * account — so it answers the same on every instance, and null once the key was rotated, revoked
  * or deleted, or when it is not that org's.
  */
-export class KeyUsageActor implements Actor<KeyUseMessage, KeyUseReply | null> {
+export class KeyUsageActor implements Actor<OrgKeyUse, KeyUseReply | null> {
   readonly #keyId: string;
   readonly #billing: BillingStore;
 
@@ -34,20 +27,20 @@ export class KeyUsageActor implements Actor<KeyUseMessage, KeyUseReply | null> {
     this.#billing = billing;
   }
 
-  async receive({ orgId, use }: KeyUseMessage): Promise<KeyUseReply | null> {
-    const counted = await this.#billing.countKeyUse(this.#keyId, { ...use, orgId });
+  async receive(use: OrgKeyUse): Promise<KeyUseReply | null> {
+    const counted = await this.#billing.countKeyUse(this.#keyId, use);
     return counted && { count: counted.count, balance: balanceOf(counted.account) };
   }
 }
 
 /** Counts uses of the key `keyId` (see `KeyUsageActor`). */
-export type CountKeyUse = (keyId: string, message: KeyUseMessage) => Promise<KeyUseReply | null>;
+export type CountKeyUse = (keyId: string, use: OrgKeyUse) => Promise<KeyUseReply | null>;
 
 /** The KeyUsageActor kind ("key_usage") on `billing`, and the `CountKeyUse` that asks it in `actors`. */
 export function keyUsageCounter(actors: ActorSystem, billing: BillingStore): CountKeyUse {
-  const kind: ActorKind<KeyUseMessage, KeyUseReply | null> = {
+  const kind: ActorKind<OrgKeyUse, KeyUseReply | null> = {
     name: "key_usage",
     activate: (keyId) => Promise.resolve(new KeyUsageActor(keyId, billing)),
   };
-  return (keyId, message) => actors.ask(kind, keyId, message);
+  return (keyId, use) => actors.ask(kind, keyId, use);
 }

@@ -2,7 +2,7 @@ import { LRUCache } from "lru-cache";
 import type { Clock } from "../actors/clock.ts";
 import { digestMatches, sameText } from "../actors/constant_time.ts";
 import { hashBytes, parseApiKey } from "../actors/api_key_secret.ts";
-import type { CountKeyUse } from "../actors/key_usage_actor.ts";
+import type { CountKeyUse, KeyUseReply } from "../actors/key_usage_actor.ts";
 import type { BalanceReply } from "../actors/org_messages.ts";
 import type { ApiKeyScope, ApiKeyStore, StoredApiKey } from "../storage/api_key_store.ts";
 import { Coalescer } from "./coalesce.ts";
@@ -34,7 +34,7 @@ export interface Admission {
 }
 
 /** A request's place in its window and the balance read with it; null when the key was refused. */
-type Counted = { count: number; balance: BalanceReply } | null;
+type Counted = KeyUseReply | null;
 
 /** A key record as an instance remembers it, with what each request needs precomputed. */
 interface Remembered {
@@ -177,13 +177,11 @@ export class ApiKeyVerifier {
     const { entry: { stored }, window, nowMs } = uses[0]!;
     const reply = await this.#deps.countKeyUse(stored.keyId, {
       orgId: stored.orgId,
-      use: {
-        expectedVersion: stored.version,
-        windowStartMs: window.startMs,
-        windowMs: MINUTE_MS,
-        hits: uses.length,
-        atMs: nowMs,
-      },
+      expectedVersion: stored.version,
+      windowStartMs: window.startMs,
+      windowMs: MINUTE_MS,
+      hits: uses.length,
+      atMs: nowMs,
     });
     if (!reply) return uses.map(() => null);
     const first = reply.count - uses.length + 1;

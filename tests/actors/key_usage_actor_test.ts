@@ -43,19 +43,19 @@ adapterTest(
     const system = new ActorSystem({ clock: Date.now });
     await seed(storage, system);
     const count = keyUsageCounter(system, storage.billing);
-    const first = await count("k1", { orgId: "org_a", use: { ...USE, hits: 3 } });
+    const first = await count("k1", { ...USE, orgId: "org_a", hits: 3 });
     assert.deepEqual(first, {
       count: 3,
       balance: { balanceMicro: 2_500_000n, heldMicro: 0n, availableMicro: 2_500_000n, lastUsageAt: null },
     });
-    assert.equal((await count("k1", { orgId: "org_a", use: USE }))?.count, 4);
-    assert.equal(await count("k1", { orgId: "org_b", use: USE }), null, "another org's key");
+    assert.equal((await count("k1", { ...USE, orgId: "org_a" }))?.count, 4);
+    assert.equal(await count("k1", { ...USE, orgId: "org_b" }), null, "another org's key");
     assert.equal(
-      await count("k1", { orgId: "org_a", use: { ...USE, expectedVersion: 2 } }),
+      await count("k1", { ...USE, orgId: "org_a", expectedVersion: 2 }),
       null,
       "stale version",
     );
-    assert.equal((await count("k2", { orgId: "org_a", use: USE }))?.count, 1, "each key has its own window");
+    assert.equal((await count("k2", { ...USE, orgId: "org_a" }))?.count, 1, "each key has its own window");
   },
 );
 
@@ -77,8 +77,8 @@ adapterTest("keys of one org are counted in parallel, not queued behind each oth
   };
   const count = keyUsageCounter(system, overriding(real, { countKeyUse }));
   const replies = await Promise.all([
-    count("k1", { orgId: "org_a", use: USE }),
-    count("k2", { orgId: "org_a", use: USE }),
+    count("k1", { ...USE, orgId: "org_a" }),
+    count("k2", { ...USE, orgId: "org_a" }),
   ]);
   assert.equal(inFlight.max, 2, "the second key's step started while the first one's was running");
   assert.deepEqual(replies.map((reply) => reply?.count), [1, 1]);
