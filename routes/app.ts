@@ -1,28 +1,28 @@
 import { Hono } from "hono";
-import type { Clock } from "../actors/clock.ts";
-import type { Logger } from "../actors/log.ts";
-import type { ActorSystem } from "../actors/runtime.ts";
-import { ServiceError } from "../actors/service_error.ts";
-import type { Config } from "../scripts/config.ts";
+import type { AppEnv } from "./http/app_env.ts";
+import type { Clock } from "../actors/kernel/mod.ts";
+import type { Logger } from "../actors/kernel/mod.ts";
+import type { ActorSystem } from "../actors/runtime/mod.ts";
+import { ServiceError } from "../actors/kernel/mod.ts";
 import type { Storage } from "../storage/storage.ts";
-import { errorResponse, onError } from "./error_handler.ts";
+import { errorResponse, onError } from "./middleware/error_handler.ts";
 import { healthRoutes, type Readiness } from "./health.ts";
 import { requestId } from "hono/request-id";
-import { eventRoutes, type EventRoutesDeps } from "./events.ts";
-import { adminAuth } from "./admin_auth.ts";
-import { adminKeyRoutes, listOrgKeys } from "./admin_keys.ts";
-import { adminOrgRoutes } from "./admin_orgs.ts";
-import type { AskOrg } from "../actors/org_messages.ts";
-import { createApiKeyAccess } from "./api_key_auth.ts";
-import { ipThrottle } from "./ip_throttle.ts";
-import { jsonBodyLimit } from "./json_body.ts";
-import { apiKeyActorKind } from "../actors/api_key_actor.ts";
-import { creditRoutes } from "./credits.ts";
-import { keyUsageCounter } from "../actors/key_usage_actor.ts";
+import { eventRoutes, type EventRoutesDeps } from "./catalog/events.ts";
+import { adminAuth } from "./middleware/admin_auth.ts";
+import { adminKeyRoutes, listOrgKeys } from "./keys/admin_keys.ts";
+import { adminOrgRoutes } from "./billing/admin_orgs.ts";
+import type { AskOrg } from "../actors/billing/mod.ts";
+import { createApiKeyAccess } from "./middleware/api_key_auth.ts";
+import { ipThrottle } from "./middleware/ip_throttle.ts";
+import { jsonBodyLimit } from "./middleware/json_body.ts";
+import { apiKeyActorKind } from "../actors/keys/mod.ts";
+import { creditRoutes } from "./billing/credits.ts";
+import { keyUsageCounter } from "../actors/keys/mod.ts";
 
 /** What the routes need from the running service. */
 export interface AppDeps {
-  config: Config;
+  http: HttpOptions;
   clock: Clock;
   log: Logger;
   storage: Storage;
@@ -33,7 +33,19 @@ export interface AppDeps {
   askOrg: AskOrg;
 }
 
-export type AppEnv = { Variables: { requestId: string } };
+/** HTTP settings the composition root takes from the configuration. */
+export interface HttpOptions {
+  /** IP throttle, requests per minute per client address; 0 disables it. */
+  ipRpm: number;
+  /** Proxies whose `X-Forwarded-For` is trusted. */
+  trustedProxies: readonly string[];
+  /** Bearer token of the admin API; undefined turns the admin API off. */
+  adminToken: string | undefined;
+  /** Keep verified API-key secrets in memory (docs/api_keys.md). */
+  rememberKeySecrets: boolean;
+}
+
+export type { AppEnv };
 
 /** The HTTP surface, read as a route table. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
@@ -41,20 +53,20 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(requestId({ limitLength: 128 }));
   app.onError(onError(deps.log));
   app.notFound((c) => errorResponse(c, new ServiceError("not_found", "No such route")));
-  if (deps.config.FGW_IP_RPM > 0) {
+  if (deps.http.ipRpm > 0) {
     app.use(ipThrottle({
-      rpm: deps.config.FGW_IP_RPM,
-      trustedProxies: deps.config.FGW_TRUSTED_PROXIES,
+      rpm: deps.http.ipRpm,
+      trustedProxies: deps.http.trustedProxies,
       clock: deps.clock,
     }));
   }
-  app.use("/admin/v1/*", adminAuth(deps.config.FGW_ADMIN_TOKEN), jsonBodyLimit());
+  app.use("/admin/v1/*", adminAuth(deps.http.adminToken), jsonBodyLimit());
   app.route("/", healthRoutes(deps.readiness));
   app.route("/v1/events", eventRoutes(deps.events));
   const countKeyUse = keyUsageCounter(deps.actors, deps.storage.billing);
   const access = createApiKeyAccess(deps.storage, countKeyUse, {
     clock: deps.clock,
-    rememberSecrets: deps.config.FGW_REMEMBER_KEY_SECRETS,
+    rememberSecrets: deps.http.rememberKeySecrets,
   });
   app.route("/v1/credits", creditRoutes({ access }));
   const keyActor = apiKeyActorKind({ store: deps.storage.apiKeys, clock: deps.clock });

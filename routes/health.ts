@@ -1,6 +1,6 @@
 import { Hono } from "hono";
-import { ServiceError } from "../actors/service_error.ts";
-import type { AppEnv } from "./app.ts";
+import { ServiceError } from "../actors/kernel/mod.ts";
+import type { AppEnv } from "./http/app_env.ts";
 
 /** Readiness: storage reachable and the catalog loaded (first ingestion or a snapshot). */
 export interface Readiness {

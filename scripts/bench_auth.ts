@@ -6,7 +6,7 @@
  * (a scratch database is created on that server and dropped). Target: authenticated ≥ 50 % of
  * public requests/s.
  */
-import { silentLogger } from "../actors/log.ts";
+import { silentLogger } from "../actors/kernel/mod.ts";
 import { loadConfig } from "./config.ts";
 import { withScratchDatabase } from "./scratch_database.ts";
 import { createService } from "./service.ts";

@@ -10,9 +10,9 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test deno task bench:billing [seconds]
  */
 import { withScratchDatabase } from "./scratch_database.ts";
-import { systemClock } from "../actors/clock.ts";
-import { type AskOrg, orgActorKind, orgAsker } from "../actors/org_actor.ts";
-import { ActorSystem } from "../actors/runtime.ts";
+import { systemClock } from "../actors/kernel/mod.ts";
+import { type AskOrg, orgActorKind, orgAsker } from "../actors/billing/mod.ts";
+import { ActorSystem } from "../actors/runtime/mod.ts";
 import { ledgerSum } from "../storage/ledger_sum.ts";
 import { openPgStorage } from "../storage/postgres/pg_storage.ts";
 import type { Storage } from "../storage/storage.ts";

@@ -3,7 +3,7 @@
  * ceiling (a minimal Hono app returning the same bytes from memory) in the same run.
  */
 import { Hono } from "hono";
-import { silentLogger } from "../actors/log.ts";
+import { silentLogger } from "../actors/kernel/mod.ts";
 import { loadConfig } from "./config.ts";
 import { createService } from "./service.ts";
 import { openKvStorage } from "../storage/kv/kv_storage.ts";

@@ -3,8 +3,8 @@
  * each storage adapter, in a child process per adapter so its peak RSS is the service's alone.
  * A second pass over the unchanged markets must write nothing; the figures are printed.
  */
-import { silentLogger } from "../actors/log.ts";
-import { GammaMarketSource } from "../actors/sources/gamma_source.ts";
+import { silentLogger } from "../actors/kernel/mod.ts";
+import { GammaMarketSource } from "../actors/catalog/mod.ts";
 import { loadConfig } from "./config.ts";
 import { createService } from "./service.ts";
 import { openKvStorage } from "../storage/kv/kv_storage.ts";

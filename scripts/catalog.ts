@@ -1,16 +1,16 @@
 import { hex } from "@scure/base";
-import { CatalogView } from "../actors/catalog_view.ts";
-import type { Clock } from "../actors/clock.ts";
-import { eventActorKind } from "../actors/event_actor.ts";
-import { MarketIngestionJob } from "../actors/ingestion_job.ts";
-import type { Logger } from "../actors/log.ts";
-import { DAY_MS, type PoolRules } from "../actors/random_pool.ts";
-import type { ActorSystem } from "../actors/runtime.ts";
-import { GammaMarketSource } from "../actors/sources/gamma_source.ts";
-import type { MarketSource } from "../actors/sources/market_source.ts";
-import { SnapshotMarketSource } from "../actors/sources/snapshot_source.ts";
-import { CursorCodec } from "../routes/cursor.ts";
-import type { EventRoutesDeps } from "../routes/events.ts";
+import { CatalogView } from "../actors/catalog/mod.ts";
+import type { Clock } from "../actors/kernel/mod.ts";
+import { eventActorKind } from "../actors/catalog/mod.ts";
+import { MarketIngestionJob } from "../actors/catalog/mod.ts";
+import type { Logger } from "../actors/kernel/mod.ts";
+import { DAY_MS, type PoolRules } from "../actors/catalog/mod.ts";
+import type { ActorSystem } from "../actors/runtime/mod.ts";
+import { GammaMarketSource } from "../actors/catalog/mod.ts";
+import type { MarketSource } from "../actors/catalog/mod.ts";
+import { SnapshotMarketSource } from "../actors/catalog/mod.ts";
+import { CursorCodec } from "../routes/http/cursor.ts";
+import type { EventRoutesDeps } from "../routes/catalog/events.ts";
 import type { Storage } from "../storage/storage.ts";
 import type { Config } from "./config.ts";
 

@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
 const DEFAULT_SNAPSHOT = fileURLToPath(
-  new URL("../actors/sources/polymarket_snapshot.json", import.meta.url),
+  new URL("../actors/catalog/sources/polymarket_snapshot.json", import.meta.url),
 );
 /** Timers take at most a signed 32-bit number of milliseconds. */
 const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -1,17 +1,17 @@
 import type { Hono } from "hono";
-import { type Clock, systemClock } from "../actors/clock.ts";
-import { jsonLogger, type Logger } from "../actors/log.ts";
-import { ActorSystem } from "../actors/runtime.ts";
-import { type PeriodicJob, Scheduler } from "../actors/scheduler.ts";
+import { type Clock, systemClock } from "../actors/kernel/mod.ts";
+import { jsonLogger, type Logger } from "../actors/kernel/mod.ts";
+import { ActorSystem } from "../actors/runtime/mod.ts";
+import { type PeriodicJob, Scheduler } from "../actors/runtime/mod.ts";
 import { type AppEnv, createApp } from "../routes/app.ts";
 import type { Storage } from "../storage/storage.ts";
 import type { Config } from "./config.ts";
 import { openStorage } from "./open_storage.ts";
 import { type Catalog, createCatalog } from "./catalog.ts";
-import type { MarketSource } from "../actors/sources/market_source.ts";
-import { rateLimitPurgeJob } from "../actors/rate_limit_purge_job.ts";
-import { type AskOrg, orgActorKind, orgAsker } from "../actors/org_actor.ts";
-import { holdExpiryJob } from "../actors/hold_expiry_job.ts";
+import type { MarketSource } from "../actors/catalog/mod.ts";
+import { rateLimitPurgeJob } from "../actors/keys/mod.ts";
+import { type AskOrg, orgActorKind, orgAsker } from "../actors/billing/mod.ts";
+import { holdExpiryJob } from "../actors/billing/mod.ts";
 
 /** A wired service instance: storage, actors, periodic jobs and the HTTP app. */
 export interface Service {
@@ -71,7 +71,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
     storage: await withTimeout(storage.ping(), 2_000).then(() => true, () => false),
     catalog: await catalog.ready().catch(() => false),
   });
-  const app = createApp({ config, clock, log, storage, actors, readiness, events: catalog.routes, askOrg });
+  const http = {
+    ipRpm: config.FGW_IP_RPM,
+    trustedProxies: config.FGW_TRUSTED_PROXIES,
+    adminToken: config.FGW_ADMIN_TOKEN,
+    rememberKeySecrets: config.FGW_REMEMBER_KEY_SECRETS,
+  };
+  const app = createApp({ http, clock, log, storage, actors, readiness, events: catalog.routes, askOrg });
   return {
     app,
     storage,

@@ -1,6 +1,6 @@
 import { loadConfig } from "./config.ts";
 import { createService } from "./service.ts";
-import { jsonLogger } from "../actors/log.ts";
+import { jsonLogger } from "../actors/kernel/mod.ts";
 
 /** Starts the service on the configured storage and serves until SIGTERM/SIGINT. */
 async function main(): Promise<void> {

@@ -27,7 +27,7 @@ Deno.test("an empty environment gives the documented defaults", () => {
   assert.equal(config.FGW_PG_POOL, 10);
   assert.equal(config.FGW_MARKET_SOURCE, "gamma");
   assert.equal(config.FGW_GAMMA_URL, "https://gamma-api.polymarket.com");
-  assert.match(config.FGW_SNAPSHOT_FILE, /actors\/sources\/polymarket_snapshot\.json$/);
+  assert.match(config.FGW_SNAPSHOT_FILE, /actors\/catalog\/sources\/polymarket_snapshot\.json$/);
   assert.equal(config.FGW_INGEST_INTERVAL_MS, 60_000);
   assert.equal(config.FGW_INGEST_MAX_BACKOFF_MS, 900_000);
   assert.equal(config.FGW_VIEW_REFRESH_MS, 2_000);

@@ -1,7 +1,7 @@
 import type { EventRecord } from "../../storage/event_record.ts";
 import { UNRESOLVED } from "../../storage/event_record.ts";
 import type { Storage } from "../../storage/storage.ts";
-import { isoAt } from "../../actors/clock.ts";
+import { isoAt } from "../../actors/kernel/mod.ts";
 
 const HOUR_MS = 3_600_000;
 

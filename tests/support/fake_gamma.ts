@@ -5,7 +5,7 @@
  * `closed` defaults to `false`; `limit` is capped at 100; `offset` is refused with 422; `tags` are
  * only included with `include_tag=true`. Failures can be queued for the next requests.
  */
-import type { MarketSource, SourceMarket } from "../../actors/sources/market_source.ts";
+import type { MarketSource, SourceMarket } from "../../actors/catalog/mod.ts";
 import { generateGammaMarkets, type RawGammaMarket } from "./gamma_markets.ts";
 
 export { generateGammaMarkets, type RawGammaMarket };

@@ -4,7 +4,7 @@
  * `gammaMarket` builds one known market for a test; `generateGammaMarkets` builds many realistic,
  * deterministic ones (the shipped snapshot and the ingestion benchmark use it).
  */
-import { isoAt } from "../../actors/clock.ts";
+import { isoAt } from "../../actors/kernel/mod.ts";
 import { TOPICS } from "./gamma_topics.ts";
 
 /** One market as Gamma serves it (a plain JSON object). */

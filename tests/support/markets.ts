@@ -2,7 +2,7 @@
  * Hand-built `SourceMarket` fixtures: decoded markets as a market source hands them to the
  * catalog, without going through a source adapter.
  */
-import type { SourceMarket, SourceResolution } from "../../actors/sources/market_source.ts";
+import type { SourceMarket, SourceResolution } from "../../actors/catalog/mod.ts";
 
 /** The instant the fixtures are built around: 2026-11-20T12:00:00Z. */
 export const MARKET_NOW_MS = Date.UTC(2026, 10, 20, 12);

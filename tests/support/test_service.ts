@@ -1,6 +1,6 @@
-import { ManualClock } from "../../actors/clock.ts";
-import { silentLogger } from "../../actors/log.ts";
-import type { MarketSource } from "../../actors/sources/market_source.ts";
+import { ManualClock } from "../../actors/kernel/mod.ts";
+import { silentLogger } from "../../actors/kernel/mod.ts";
+import type { MarketSource } from "../../actors/catalog/mod.ts";
 import { type Config, loadConfig } from "../../scripts/config.ts";
 import { createService, type Service } from "../../scripts/service.ts";
 import { openKvStorage } from "../../storage/kv/kv_storage.ts";

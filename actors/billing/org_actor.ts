@@ -1,0 +1,295 @@
+import { type Clock, isoAt } from "../kernel/mod.ts";
+import type { Actor, ActorKind } from "../runtime/mod.ts";
+import { ServiceError } from "../kernel/mod.ts";
+import { isSs58Address } from "../kernel/mod.ts";
+import {
+  available,
+  balanceOf,
+  holdIdInUse,
+  invalidField,
+  overMaximum,
+  repeatedSettle,
+  requireAmount,
+  settleChange,
+} from "./org_account.ts";
+import type {
+  CreditReply,
+  MinerReply,
+  OrgMessage,
+  OrgReply,
+  OrgView,
+  ReleaseReply,
+  ReserveReply,
+  SettleReply,
+} from "./org_messages.ts";
+import {
+  type BillingStore,
+  type Hold,
+  type LedgerEntry,
+  MAX_MICRO,
+  type OrgAccount,
+} from "../../storage/billing_store.ts";
+import type { OrgRecord, OrgStore } from "../../storage/org_store.ts";
+
+export type * from "./org_messages.ts";
+export { orgAsker } from "./org_messages.ts";
+
+export interface OrgActorDeps {
+  orgs: OrgStore;
+  billing: BillingStore;
+  clock: Clock;
+  /** Lifetime of a hold whose reserve names none. */
+  holdTtlMs: number;
+}
+
+/**
+ * Commit attempts of a credit or settle: a hold released or settled, or a reference taken,
+ * elsewhere in between needs another look.
+ */
+const COMMIT_ATTEMPTS = 4;
+type MinerMessage = Extract<OrgMessage, { type: "registerMiner" | "unregisterMiner" | "setDefaultMiner" }>;
+
+/**
+ * The owner of one organisation's money and miners. Every money change is one conditional commit
+ * (the store appends the ledger entry in the same commit and checks the conditions atomically: a
+ * new hold fits and its id was never used, a removed hold is still there, a settled hold id was
+ * reserved, a credit stays within 2^63 − 1), so actors of the same org on several instances never
+ * overspend; when a condition fails the actor looks at storage again and decides. Balance reads
+ * go to storage, so every instance reports the same figures.
+ */
+export class OrgActor implements Actor<OrgMessage, OrgReply> {
+  readonly #id: string;
+  readonly #deps: OrgActorDeps;
+  /** The org as last read: null until it exists. */
+  #org: OrgRecord | null;
+
+  constructor(id: string, deps: OrgActorDeps, org: OrgRecord | null) {
+    this.#id = id;
+    this.#deps = deps;
+    this.#org = org;
+  }
+
+  async receive(message: OrgMessage): Promise<OrgReply> {
+    if (message.type === "create") return await this.#create(message.name);
+    await this.#requireOrg();
+    switch (message.type) {
+      case "get":
+        return await this.#view();
+      case "balance":
+        return balanceOf(await this.#account());
+      case "credit":
+        return await this.#credit(message.amountMicro, message.reference);
+      case "reserve":
+        return await this.#reserve(message);
+      case "settle":
+        return await this.#settle(message);
+      case "release":
+        return await this.#release(message.holdId);
+      default:
+        return await this.#changeMiners(message);
+    }
+  }
+
+  async #create(name: string): Promise<OrgView> {
+    const org = { id: this.#id, name, createdAtMs: this.#deps.clock() };
+    if (!(await this.#deps.orgs.create(org))) {
+      throw new ServiceError("conflict", `Organisation already exists: ${this.#id}`);
+    }
+    this.#org = { ...org, defaultMinerHotkey: null };
+    const empty = { balanceMicro: 0n, heldMicro: 0n, lastUsageAtMs: null, version: 0 };
+    return { org: this.#org, balance: balanceOf(empty), miners: [] };
+  }
+
+  async #credit(amountMicro: bigint, reference: string): Promise<CreditReply> {
+    requireAmount(amountMicro, { field: "amountMicro", min: 1n });
+    const { billing } = this.#deps;
+    // An earlier credit with this reference, or a concurrent one (another instance) that won the race.
+    let earlier = await billing.findCredit(this.#id, reference);
+    for (let attempt = 0; attempt < COMMIT_ATTEMPTS; attempt++) {
+      if (earlier) return await this.#repeatedCredit(earlier, amountMicro);
+      const fresh = await this.#creditNew(amountMicro, reference);
+      if (fresh) return fresh;
+      // Refused by the store: the reference was taken meanwhile, or the balance would pass 2^63-1
+      // (checked in the commit, so concurrent credits on several instances cannot overflow).
+      earlier = await billing.findCredit(this.#id, reference);
+      if (!earlier && (await this.#account()).balanceMicro > MAX_MICRO - amountMicro) throw overMaximum();
+    }
+    throw new ServiceError(
+      "conflict",
+      `Cannot credit ${this.#id}: it keeps changing under concurrent writers`,
+    );
+  }
+
+  async #repeatedCredit(earlier: LedgerEntry, amountMicro: bigint): Promise<CreditReply> {
+    if (earlier.amountMicro !== amountMicro) {
+      throw new ServiceError("conflict", "Reference was already credited with another amount", {
+        details: { reference: earlier.reference, amountMicro: earlier.amountMicro.toString() },
+      });
+    }
+    return { entry: earlier, duplicate: true, balance: balanceOf(await this.#account()) };
+  }
+
+  /** Commits a credit with an unused reference; null when the store refused it. */
+  async #creditNew(amountMicro: bigint, reference: string): Promise<CreditReply | null> {
+    const atMs = this.#deps.clock();
+    const next = await this.#deps.billing.commit(this.#id, {
+      atMs,
+      entry: { kind: "credit", amountMicro, reference },
+    });
+    if (!next) return null;
+    const entry: LedgerEntry = {
+      seq: next.version,
+      atMs,
+      kind: "credit",
+      amountMicro,
+      balanceAfterMicro: next.balanceMicro,
+      reference,
+      holdId: null,
+    };
+    return { entry, duplicate: false, balance: balanceOf(next) };
+  }
+
+  async #reserve(message: Extract<OrgMessage, { type: "reserve" }>): Promise<ReserveReply> {
+    const { amountMicro } = message;
+    requireAmount(amountMicro, { field: "amountMicro", min: 1n });
+    const ttlMs = message.ttlMs ?? this.#deps.holdTtlMs;
+    if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) throw invalidField("ttlMs", "Must be a positive integer");
+    const holdId = message.holdId ?? `hold_${crypto.randomUUID()}`;
+    const attempt = async (): Promise<ReserveReply | null> => {
+      const now = this.#deps.clock();
+      const hold: Hold = { id: holdId, amountMicro, createdAtMs: now, expiresAtMs: now + ttlMs };
+      const next = await this.#deps.billing.commit(this.#id, { atMs: now, addHold: hold });
+      return next ? { holdId, amountMicro, expiresAt: isoAt(hold.expiresAtMs) } : null;
+    };
+    // Refused: a repeat of an earlier reserve (same hold id), or not enough available — unless
+    // expired holds were still counted.
+    let reply = await attempt();
+    if (!reply && message.holdId !== undefined) reply = await this.#existingHold(holdId, amountMicro);
+    if (!reply && (await this.#releaseExpired(this.#deps.clock())) > 0) reply = await attempt();
+    if (reply) return reply;
+    const availableMicro = available(await this.#account());
+    throw new ServiceError("insufficient_credits", "Insufficient credits for this call", {
+      details: { requestedMicro: amountMicro.toString(), availableMicro: availableMicro.toString() },
+    });
+  }
+
+  /**
+   * The hold still held under this id with the same amount (the reserve is a repeat); 409 when the id
+   * was used otherwise (another amount, or a hold since settled, released or expired); null when the
+   * id was never used.
+   */
+  async #existingHold(holdId: string, amountMicro: bigint): Promise<ReserveReply | null> {
+    const { billing } = this.#deps;
+    const hold = await billing.getHold(this.#id, holdId);
+    if (hold && hold.amountMicro === amountMicro) {
+      return { holdId, amountMicro, expiresAt: isoAt(hold.expiresAtMs) };
+    }
+    const used = hold ?? await billing.findReservation(this.#id, holdId) ??
+      await billing.findSettlement(this.#id, holdId);
+    if (used) throw holdIdInUse(holdId);
+    return null;
+  }
+
+  async #settle(message: Extract<OrgMessage, { type: "settle" }>): Promise<SettleReply> {
+    const { holdId, costMicro } = message;
+    requireAmount(costMicro, { field: "costMicro", min: 0n });
+    const { billing, clock } = this.#deps;
+    const charged = { holdId, chargedMicro: costMicro, alreadySettled: false };
+    let holdStored = true;
+    for (let attempt = 0; attempt < COMMIT_ATTEMPTS; attempt++) {
+      const next = await billing.commit(this.#id, settleChange(message, { atMs: clock(), holdStored }));
+      if (next) return { ...charged, balanceAfterMicro: next.balanceMicro };
+      // The hold is gone: settled before (a repeat), or released or expired before the call
+      // finished — the call happened all the same, so charge it without the hold. A hold id that
+      // was never reserved is not a call this org made.
+      const settled = await billing.findSettlement(this.#id, holdId);
+      if (settled) return repeatedSettle(settled, message);
+      if (!(await billing.findReservation(this.#id, holdId))) {
+        throw new ServiceError("not_found", `Hold not found: ${holdId}`, { details: { holdId } });
+      }
+      holdStored = false;
+    }
+    throw new ServiceError(
+      "conflict",
+      `Cannot settle hold ${holdId}: it keeps changing under concurrent writers`,
+    );
+  }
+
+  async #release(holdId: string): Promise<ReleaseReply> {
+    const next = await this.#deps.billing.commit(this.#id, {
+      atMs: this.#deps.clock(),
+      removeHoldId: holdId,
+    });
+    return { released: next !== null };
+  }
+
+  /** Releases this org's holds that expired by `nowMs`; returns how many. */
+  async #releaseExpired(nowMs: number): Promise<number> {
+    let released = 0;
+    for (const hold of await this.#deps.billing.listHolds(this.#id)) {
+      if (hold.expiresAtMs <= nowMs && (await this.#release(hold.id)).released) released++;
+    }
+    return released;
+  }
+
+  async #changeMiners(message: MinerMessage): Promise<MinerReply> {
+    const { hotkey } = message;
+    if (!isSs58Address(hotkey)) {
+      throw invalidField("hotkey", "Must be an SS58 address with network prefix 42 (Bittensor)");
+    }
+    const { orgs, clock } = this.#deps;
+    let outcome: MinerReply["outcome"];
+    if (message.type === "registerMiner") {
+      const registered = await orgs.registerMiner(this.#id, hotkey, {
+        atMs: clock(),
+        makeDefault: message.makeDefault ?? false,
+      });
+      if (registered === "taken") {
+        throw new ServiceError("conflict", "Miner hotkey is registered to another organisation", {
+          details: { hotkey },
+        });
+      }
+      outcome = registered;
+    } else {
+      const done = message.type === "unregisterMiner"
+        ? await orgs.unregisterMiner(this.#id, hotkey)
+        : await orgs.setDefaultMiner(this.#id, hotkey);
+      if (!done) throw new ServiceError("not_found", "Miner hotkey is not registered to this organisation");
+      outcome = message.type === "unregisterMiner" ? "unregistered" : "default";
+    }
+    return { outcome, view: await this.#view() };
+  }
+
+  async #view(): Promise<OrgView> {
+    const { orgs } = this.#deps;
+    const [org, account, miners] = await Promise.all([
+      orgs.get(this.#id),
+      this.#account(),
+      orgs.listMiners(this.#id),
+    ]);
+    if (!org) throw new Error(`Cannot read organisation: ${this.#id} vanished`);
+    this.#org = org;
+    return { org, balance: balanceOf(account), miners };
+  }
+
+  /** Loads the org if this instance has not seen it yet (another instance may have created it). */
+  async #requireOrg(): Promise<void> {
+    this.#org ??= await this.#deps.orgs.get(this.#id);
+    if (!this.#org) throw new ServiceError("not_found", `Organisation not found: ${this.#id}`);
+  }
+
+  /** The account as stored now (another instance may have changed it). */
+  async #account(): Promise<OrgAccount> {
+    const account = await this.#deps.billing.getAccount(this.#id);
+    if (!account) throw new Error(`Cannot read account: organisation ${this.#id} has none`);
+    return account;
+  }
+}
+
+/** The OrgActor kind ("org"): activation loads the org record from storage. */
+export function orgActorKind(deps: OrgActorDeps): ActorKind<OrgMessage, OrgReply> {
+  return {
+    name: "org",
+    activate: async (id) => new OrgActor(id, deps, await deps.orgs.get(id)),
+  };
+}

@@ -1,0 +1,117 @@
+import type { ActorKind, ActorSystem } from "../runtime/mod.ts";
+import type { LedgerEntry, UsageValue } from "../../storage/billing_store.ts";
+import type { MinerRegistration, OrgRecord } from "../../storage/org_store.ts";
+
+/** What a settled call was, for the usage listing. Never a prompt, an output or a secret. */
+export interface UsageInput {
+  keyId?: string;
+  minerHotkey?: string;
+  /** Short label, for example "openai/gpt-4o-mini". */
+  description: string;
+  metadata?: Record<string, UsageValue>;
+}
+
+/** The messages an OrgActor understands. Amounts are bigint micro-units. */
+export type OrgMessage =
+  | { type: "create"; name: string }
+  | { type: "get" }
+  /** The account figures alone (the admin view reads them with `get`; kept for callers that need no more). */
+  | { type: "balance" }
+  /** Top-up; idempotent by `reference` (the same reference with another amount is a conflict). */
+  | { type: "credit"; amountMicro: bigint; reference: string }
+  /**
+   * Holds `amountMicro` for a call in flight; fails `insufficient_credits` above the available
+   * amount. Repeating it with the same `holdId` and amount returns the same hold; a hold id used
+   * otherwise (another amount, or a hold since settled, released or expired) is a `conflict`.
+   */
+  | { type: "reserve"; amountMicro: bigint; holdId?: string; ttlMs?: number }
+  /**
+   * Debits the actual cost (lower or higher than the hold) and drops the hold; never refused for
+   * lack of money, and charged even after the hold expired or was released. `not_found` for a hold
+   * id never reserved; a repeat is answered with the first settlement, or `conflict` when it names
+   * another cost.
+   */
+  | { type: "settle"; holdId: string; costMicro: bigint; usage: UsageInput }
+  /** Drops a hold without charging (the call failed or was not made). */
+  | { type: "release"; holdId: string }
+  | { type: "registerMiner"; hotkey: string; makeDefault?: boolean }
+  | { type: "unregisterMiner"; hotkey: string }
+  | { type: "setDefaultMiner"; hotkey: string };
+
+/**
+ * `availableMicro = balanceMicro − heldMicro`: what the next reserve may take. Signed: after an
+ * overage `balanceMicro` and `availableMicro` are below zero.
+ */
+export interface BalanceReply {
+  balanceMicro: bigint;
+  heldMicro: bigint;
+  availableMicro: bigint;
+  /** When the last call was settled (ISO 8601, ms, Z). */
+  lastUsageAt: string | null;
+}
+
+export interface OrgView {
+  org: OrgRecord;
+  balance: BalanceReply;
+  miners: MinerRegistration[];
+}
+
+export interface CreditReply {
+  entry: LedgerEntry;
+  /** True when `reference` had been credited before: nothing changed. */
+  duplicate: boolean;
+  balance: BalanceReply;
+}
+
+export interface ReserveReply {
+  holdId: string;
+  amountMicro: bigint;
+  expiresAt: string;
+}
+
+export interface SettleReply {
+  holdId: string;
+  chargedMicro: bigint;
+  balanceAfterMicro: bigint;
+  /** True when the hold had been settled before: this reports that settlement, nothing changed. */
+  alreadySettled: boolean;
+}
+
+export interface ReleaseReply {
+  /** False when there was no such hold (already settled, released or expired). */
+  released: boolean;
+}
+
+export interface MinerReply {
+  /** "registered" (new), "already" (this org's before), "unregistered" or "default". */
+  outcome: "registered" | "already" | "unregistered" | "default";
+  view: OrgView;
+}
+
+/** The reply type of each message type. */
+export interface OrgReplies {
+  create: OrgView;
+  get: OrgView;
+  balance: BalanceReply;
+  credit: CreditReply;
+  reserve: ReserveReply;
+  settle: SettleReply;
+  release: ReleaseReply;
+  registerMiner: MinerReply;
+  unregisterMiner: MinerReply;
+  setDefaultMiner: MinerReply;
+}
+
+export type OrgReply = OrgReplies[keyof OrgReplies];
+
+/** Sends a message to the OrgActor of `orgId`; the reply is typed after the message. */
+export type AskOrg = <T extends OrgMessage["type"]>(
+  orgId: string,
+  message: Extract<OrgMessage, { type: T }>,
+) => Promise<OrgReplies[T]>;
+
+/** The `AskOrg` of one actor system and OrgActor kind (what routes and jobs are given). */
+export function orgAsker(actors: ActorSystem, kind: ActorKind<OrgMessage, OrgReply>): AskOrg {
+  return <T extends OrgMessage["type"]>(orgId: string, message: Extract<OrgMessage, { type: T }>) =>
+    actors.ask(kind, orgId, message) as Promise<OrgReplies[T]>;
+}

@@ -1,0 +1,140 @@
+import type { Clock } from "../kernel/mod.ts";
+import type { EventMessage, EventReply, ObserveReply } from "./event_actor.ts";
+import type { Logger } from "../kernel/mod.ts";
+import { eventIdFor } from "./market_admission.ts";
+import type { ActorKind, ActorSystem } from "../runtime/mod.ts";
+import type { PeriodicJob } from "../runtime/mod.ts";
+import { type MarketSource, MarketSourceError, type SourceMarket } from "./sources/market_source.ts";
+import type { EventStore } from "../../storage/event_store.ts";
+
+export interface IngestionOptions {
+  source: MarketSource;
+  /** Read once when the source is unreachable and the catalog is still empty (offline start). */
+  fallback?: MarketSource;
+  actors: ActorSystem;
+  eventKind: ActorKind<EventMessage, EventReply>;
+  store: EventStore;
+  clock: Clock;
+  log: Logger;
+  intervalMs: number;
+  maxBackoffMs: number;
+  /** Called after every pass that read a source (to refresh the catalog view). */
+  afterPass?: () => Promise<unknown>;
+}
+
+/** What one pass did. */
+export interface PassStats {
+  source: string;
+  pages: number;
+  seen: number;
+  malformed: number;
+  admitted: number;
+  updated: number;
+  unchanged: number;
+  refused: number;
+  /** Markets whose write failed (logged; the pass goes on and the next pass tries again). */
+  failed: number;
+}
+
+/**
+ * Periodic market ingestion: reads every page of the source and hands each market to its
+ * EventActor. An unreachable source backs off exponentially and the catalog keeps serving.
+ */
+export class MarketIngestionJob implements PeriodicJob {
+  readonly name = "market-ingestion";
+  readonly #options: IngestionOptions;
+  #failures = 0;
+  #completedPasses = 0;
+
+  constructor(options: IngestionOptions) {
+    this.#options = options;
+  }
+
+  /** Passes completed by this instance (from the source or the fallback). */
+  get completedPasses(): number {
+    return this.#completedPasses;
+  }
+
+  intervalMs(): number {
+    const { intervalMs, maxBackoffMs } = this.#options;
+    return this.#failures === 0 ? intervalMs : Math.min(intervalMs * 2 ** this.#failures, maxBackoffMs);
+  }
+
+  async run(_nowMs?: number, signal?: AbortSignal): Promise<void> {
+    const { source, log } = this.#options;
+    try {
+      const stats = await this.pass(source, signal);
+      this.#failures = 0;
+      log({ level: "info", msg: "market ingestion pass", ...stats });
+    } catch (error) {
+      if (signal?.aborted) return;
+      if (!(error instanceof MarketSourceError)) throw error;
+      this.#failures++;
+      log({
+        level: "warn",
+        msg: "market source unreachable; the catalog keeps serving its last data",
+        source: source.name,
+        reason: error.message,
+        nextAttemptInMs: this.intervalMs(),
+      });
+      await this.#fallBack(signal);
+    }
+    await this.#options.afterPass?.();
+  }
+
+  /** Reads every page of `source` once; throws MarketSourceError if a page cannot be read. */
+  async pass(source: MarketSource, signal?: AbortSignal): Promise<PassStats> {
+    const stats: PassStats = {
+      source: source.name,
+      pages: 0,
+      seen: 0,
+      malformed: 0,
+      admitted: 0,
+      updated: 0,
+      unchanged: 0,
+      refused: 0,
+      failed: 0,
+    };
+    let cursor: string | null = null;
+    do {
+      signal?.throwIfAborted();
+      const page = await source.fetchPage(cursor, signal);
+      stats.pages++;
+      stats.malformed += page.malformed;
+      const replies = await Promise.allSettled(page.markets.map((market) => this.#observe(market)));
+      for (const reply of replies) this.#count(stats, reply);
+      stats.seen += page.markets.length;
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    this.#completedPasses++;
+    return stats;
+  }
+
+  #count(stats: PassStats, reply: PromiseSettledResult<ObserveReply>): void {
+    if (reply.status === "fulfilled") {
+      stats[reply.value.outcome]++;
+      return;
+    }
+    stats.failed++;
+    if (stats.failed <= 3) {
+      this.#options.log({ level: "error", msg: "cannot apply a market", error: String(reply.reason) });
+    }
+  }
+
+  async #observe(market: SourceMarket): Promise<ObserveReply> {
+    const { actors, eventKind } = this.#options;
+    const id = eventIdFor(market.source, market.sourceMarketId);
+    return await actors.ask(eventKind, id, { type: "observe", market }) as ObserveReply;
+  }
+
+  async #fallBack(signal?: AbortSignal): Promise<void> {
+    const { fallback, store, log } = this.#options;
+    if (!fallback || (await store.count()) > 0) return;
+    const stats = await this.pass(fallback, signal);
+    log({
+      level: "info",
+      msg: "catalog loaded from the snapshot while the live source is unreachable",
+      ...stats,
+    });
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * Polymarket Gamma adapter for the `MarketSource` port.
+ *
+ * Wire protocol (Gamma "List markets (keyset pagination)", `GET /markets/keyset`): query `limit`
+ * (at most 100), `after_cursor` (the previous page's `next_cursor`), `closed` (Gamma defaults it
+ * to `false`), `end_date_min` (ISO 8601), `include_tag=true` (adds `tags` to each market). The
+ * answer is `{"markets": [...], "next_cursor": "..."}`; `next_cursor` is absent on the last page.
+ * `offset` is rejected by this endpoint, and the legacy offset-paged `GET /markets` is deprecated.
+ *
+ * One sweep reads two keyset streams, one after the other, behind one opaque cursor:
+ * 1. every open market (`closed=false`): prices, liquidity and volume of the live catalog;
+ * 2. closed markets whose end date is within `closedLookbackMs` (default 30 days) of the sweep
+ *    (`closed=true&end_date_min=…`): this is where resolutions appear. Reading all closed markets
+ *    ever would page through Gamma's whole history on every sweep; a market that closes early
+ *    still has its (later) end date inside the window, and 30 days covers the UMA dispute rounds.
+ */
+import { base64urlnopad } from "@scure/base";
+import { z } from "zod";
+import { type Clock, isoAt, systemClock } from "../../kernel/mod.ts";
+import { decodeGammaMarkets, POLYMARKET_SOURCE } from "./gamma_decode.ts";
+import { type MarketPage, type MarketSource, MarketSourceError } from "./market_source.ts";
+
+/** Gamma's largest `limit` on `/markets/keyset`. */
+export const GAMMA_MAX_PAGE_SIZE = 100;
+
+export interface GammaMarketSourceOptions {
+  /** Gamma API root, e.g. `https://gamma-api.polymarket.com`. */
+  baseUrl: string;
+  /** Markets per request, 1..100; default 100. */
+  pageSize?: number;
+  /** HTTP client; default the global `fetch`. */
+  fetch?: typeof fetch;
+  /** Retries after the first attempt of a request; default 4. */
+  maxRetries?: number;
+  /** First backoff delay, doubled on each retry (with jitter); default 500 ms. */
+  backoffBaseMs?: number;
+  /** Longest single wait, backoff or `Retry-After`; default 30 s. */
+  maxDelayMs?: number;
+  /** How the adapter waits between attempts; default a timer. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Per-request timeout (headers and body); default 15 s. */
+  timeoutMs?: number;
+  /** Closed markets are read back to this far before the sweep, by end date; default 30 days. */
+  closedLookbackMs?: number;
+  /** Time source for the closed-market window and HTTP-date `Retry-After`; default the wall clock. */
+  clock?: Clock;
+  /** Jitter source in [0, 1); default `Math.random`. */
+  random?: () => number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Where a sweep stands: which stream, and Gamma's cursor inside it. */
+const positionSchema = z.object({
+  phase: z.enum(["open", "closed"]),
+  after: z.string().min(1).nullable(),
+  endDateMin: z.string().nullable(),
+});
+type Position = z.infer<typeof positionSchema>;
+
+const keysetPageSchema = z.object({
+  markets: z.array(z.unknown()),
+  next_cursor: z.string().nullish(),
+});
+
+/** One request's outcome: a JSON body, or a failure worth retrying. */
+type Attempt =
+  | { ok: true; body: unknown }
+  | { ok: false; reason: string; retryAfterMs: number | null };
+
+/** Reads Polymarket markets from the Gamma API, open markets first, then recently closed ones. */
+export class GammaMarketSource implements MarketSource {
+  readonly name = POLYMARKET_SOURCE;
+  readonly #baseUrl: URL;
+  readonly #pageSize: number;
+  readonly #fetch: typeof fetch;
+  readonly #maxRetries: number;
+  readonly #backoffBaseMs: number;
+  readonly #maxDelayMs: number;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #timeoutMs: number;
+  readonly #closedLookbackMs: number;
+  readonly #clock: Clock;
+  readonly #random: () => number;
+
+  constructor(options: GammaMarketSourceOptions) {
+    this.#baseUrl = new URL(options.baseUrl.endsWith("/") ? options.baseUrl : `${options.baseUrl}/`);
+    this.#pageSize = checkedInteger(
+      "pageSize",
+      options.pageSize ?? GAMMA_MAX_PAGE_SIZE,
+      1,
+      GAMMA_MAX_PAGE_SIZE,
+    );
+    this.#fetch = options.fetch ?? fetch;
+    this.#maxRetries = checkedInteger("maxRetries", options.maxRetries ?? 4, 0, 100);
+    this.#backoffBaseMs = options.backoffBaseMs ?? 500;
+    this.#maxDelayMs = options.maxDelayMs ?? 30_000;
+    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.#timeoutMs = options.timeoutMs ?? 15_000;
+    this.#closedLookbackMs = options.closedLookbackMs ?? 30 * DAY_MS;
+    this.#clock = options.clock ?? systemClock;
+    this.#random = options.random ?? Math.random;
+  }
+
+  async fetchPage(cursor: string | null, signal?: AbortSignal): Promise<MarketPage> {
+    const position = cursor === null
+      ? { phase: "open" as const, after: null, endDateMin: null }
+      : decodeCursor(cursor);
+    const body = await this.#getJson(this.#pageUrl(position), signal);
+    const page = keysetPageSchema.safeParse(body);
+    if (!page.success) {
+      throw new MarketSourceError("Cannot read Gamma markets: the answer is not a keyset page of markets");
+    }
+    const next = page.data.next_cursor || null;
+    if (next !== null && next === position.after) {
+      throw new MarketSourceError("Cannot page Gamma markets: the next cursor repeats the current one");
+    }
+    return { ...decodeGammaMarkets(page.data.markets), nextCursor: this.#nextCursor(position, next) };
+  }
+
+  #pageUrl(position: Position): URL {
+    const url = new URL("markets/keyset", this.#baseUrl);
+    url.searchParams.set("limit", String(this.#pageSize));
+    url.searchParams.set("closed", String(position.phase === "closed"));
+    url.searchParams.set("include_tag", "true");
+    if (position.endDateMin !== null) url.searchParams.set("end_date_min", position.endDateMin);
+    if (position.after !== null) url.searchParams.set("after_cursor", position.after);
+    return url;
+  }
+
+  /** The open stream continues, then hands over to the closed stream; null after the closed stream. */
+  #nextCursor(position: Position, gammaCursor: string | null): string | null {
+    if (gammaCursor !== null) return encodeCursor({ ...position, after: gammaCursor });
+    if (position.phase === "closed") return null;
+    const endDateMin = isoAt(this.#clock() - this.#closedLookbackMs);
+    return encodeCursor({ phase: "closed", after: null, endDateMin });
+  }
+
+  /** GET with bounded retries on 408/429/5xx, timeouts and network errors. */
+  async #getJson(url: URL, signal: AbortSignal | undefined): Promise<unknown> {
+    for (let retry = 0;; retry++) {
+      signal?.throwIfAborted();
+      const attempt = await this.#attempt(url, signal);
+      if (attempt.ok) return attempt.body;
+      if (retry >= this.#maxRetries) {
+        throw new MarketSourceError(`Cannot read Gamma markets: ${attempt.reason} (${retry + 1} attempts)`);
+      }
+      await this.#sleep(this.#delayMs(retry, attempt.retryAfterMs));
+    }
+  }
+
+  async #attempt(url: URL, signal: AbortSignal | undefined): Promise<Attempt> {
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), this.#timeoutMs);
+    const combined = signal === undefined ? timeout.signal : AbortSignal.any([signal, timeout.signal]);
+    try {
+      const response = await this.#fetch(url, { signal: combined, headers: { accept: "application/json" } });
+      if (!response.ok) {
+        await response.body?.cancel();
+        return this.#failedStatus(response);
+      }
+      return { ok: true, body: parseJsonBody(await response.text()) };
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      if (error instanceof MarketSourceError) throw error;
+      const reason = timeout.signal.aborted
+        ? `no answer within ${this.#timeoutMs} ms`
+        : `network error: ${error instanceof Error ? error.message : String(error)}`;
+      return { ok: false, reason, retryAfterMs: null };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #failedStatus(response: Response): Attempt {
+    const { status } = response;
+    if (status !== 408 && status !== 429 && status < 500) {
+      throw new MarketSourceError(`Cannot read Gamma markets: HTTP ${status}`);
+    }
+    const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), this.#clock());
+    return { ok: false, reason: `HTTP ${status}`, retryAfterMs };
+  }
+
+  /** `Retry-After` when the server sent one, else exponential backoff with equal jitter; capped. */
+  #delayMs(retry: number, retryAfterMs: number | null): number {
+    const backoff = this.#backoffBaseMs * 2 ** retry * (0.5 + this.#random() / 2);
+    return Math.min(this.#maxDelayMs, retryAfterMs ?? backoff);
+  }
+}
+
+function parseJsonBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new MarketSourceError("Cannot read Gamma markets: the answer is not JSON", { cause: error });
+  }
+}
+
+/** Milliseconds to wait from a `Retry-After` header (delta-seconds or HTTP-date), or null. */
+export function parseRetryAfter(header: string | null, nowMs: number): number | null {
+  if (header === null) return null;
+  const value = header.trim();
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
+}
+
+function encodeCursor(position: Position): string {
+  return base64urlnopad.encode(new TextEncoder().encode(JSON.stringify(position)));
+}
+
+function decodeCursor(cursor: string): Position {
+  try {
+    const json: unknown = JSON.parse(new TextDecoder().decode(base64urlnopad.decode(cursor)));
+    return positionSchema.parse(json);
+  } catch (error) {
+    throw new TypeError(`Invalid market cursor: ${cursor.slice(0, 40)}`, { cause: error });
+  }
+}
+
+function checkedInteger(name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new RangeError(`Invalid ${name}: expected an integer in ${min}..${max}, got ${value}`);
+  }
+  return value;
+}

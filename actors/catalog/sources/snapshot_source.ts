@@ -1,0 +1,145 @@
+/**
+ * Offline adapter for the `MarketSource` port: a JSON snapshot of Gamma markets on disk.
+ *
+ * File format: `{"capturedAt": "<ISO 8601>", "markets": [<Gamma market objects>]}`, each market in
+ * exactly the shape `GET /markets/keyset` serves (JSON-encoded `outcomes`, `outcomePrices`,
+ * `clobTokenIds`, …), decoded by the same decoder as the live Gamma adapter.
+ */
+import { z } from "zod";
+import { isoAt } from "../../kernel/mod.ts";
+import { decodeGammaMarkets, parseGammaTimestamp, POLYMARKET_SOURCE } from "./gamma_decode.ts";
+import { type MarketPage, type MarketSource, MarketSourceError, type SourceMarket } from "./market_source.ts";
+
+export interface SnapshotMarketSourceOptions {
+  /** The snapshot file. */
+  path: string | URL;
+  /** Markets per page; default 500. */
+  pageSize?: number;
+  /**
+   * Makes the snapshot look captured at this instant (ms since the epoch, typically the service
+   * clock). Every timestamp of every decoded market — `startDate`, `endDate` and
+   * `resolution.resolvedAt` — is shifted by `rebaseTo() - capturedAt`, so a market that ended two
+   * days before capture ends two days before "now", and one ending in three days still does.
+   * The shift is taken once, when the file is first read (the source keeps the file in memory);
+   * from then on time passes normally for the demo: live markets approach their end dates.
+   * Without `rebaseTo`, timestamps are served as stored.
+   */
+  rebaseTo?: () => number;
+  /**
+   * The source name the markets are reported under; default "polymarket". A fallback snapshot
+   * uses its own name (e.g. "snapshot") so its sample markets are never taken for live ones.
+   */
+  sourceName?: string;
+}
+
+const snapshotSchema = z.object({
+  capturedAt: z.string(),
+  markets: z.array(z.unknown()),
+});
+
+interface LoadedSnapshot {
+  raws: readonly unknown[];
+  /** Milliseconds added to every timestamp (0 without rebasing). */
+  shiftMs: number;
+}
+
+/** Serves the markets of a snapshot file, a page at a time; the cursor is the offset of the next page. */
+export class SnapshotMarketSource implements MarketSource {
+  readonly name: string;
+  readonly #path: string | URL;
+  readonly #pageSize: number;
+  readonly #rebaseTo: (() => number) | undefined;
+  #loading: Promise<LoadedSnapshot> | null = null;
+
+  constructor(options: SnapshotMarketSourceOptions) {
+    const pageSize = options.pageSize ?? 500;
+    if (!Number.isInteger(pageSize) || pageSize < 1) {
+      throw new RangeError(`Invalid pageSize: expected a positive integer, got ${pageSize}`);
+    }
+    this.#path = options.path;
+    this.#pageSize = pageSize;
+    this.#rebaseTo = options.rebaseTo;
+    this.name = options.sourceName ?? POLYMARKET_SOURCE;
+  }
+
+  async fetchPage(cursor: string | null, signal?: AbortSignal): Promise<MarketPage> {
+    signal?.throwIfAborted();
+    const start = cursor === null ? 0 : parseOffset(cursor);
+    const snapshot = await this.#load();
+    const raws = snapshot.raws.slice(start, start + this.#pageSize);
+    const page = decodeGammaMarkets(raws);
+    const end = start + raws.length;
+    return {
+      markets: page.markets.map((market) => ({
+        ...shiftMarket(market, snapshot.shiftMs),
+        source: this.name,
+      })),
+      malformed: page.malformed,
+      nextCursor: end < snapshot.raws.length ? String(end) : null,
+    };
+  }
+
+  /** Reads the file once; a failed read is retried on the next call. */
+  #load(): Promise<LoadedSnapshot> {
+    if (this.#loading === null) {
+      const loading = this.#read();
+      loading.catch(() => {
+        if (this.#loading === loading) this.#loading = null;
+      });
+      this.#loading = loading;
+    }
+    return this.#loading;
+  }
+
+  async #read(): Promise<LoadedSnapshot> {
+    const where = String(this.#path);
+    let text: string;
+    try {
+      text = await Deno.readTextFile(this.#path);
+    } catch (error) {
+      throw new MarketSourceError(`Cannot read market snapshot: ${where}`, { cause: error });
+    }
+    const snapshot = parseSnapshot(text, where);
+    const capturedAtMs = parseGammaTimestamp(snapshot.capturedAt);
+    if (capturedAtMs === null) {
+      throw new MarketSourceError(`Cannot read market snapshot: capturedAt is not a timestamp in ${where}`);
+    }
+    const shiftMs = this.#rebaseTo === undefined ? 0 : this.#rebaseTo() - capturedAtMs;
+    return { raws: snapshot.markets, shiftMs };
+  }
+}
+
+function parseSnapshot(text: string, where: string): z.infer<typeof snapshotSchema> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new MarketSourceError(`Cannot read market snapshot: not JSON in ${where}`, { cause: error });
+  }
+  const parsed = snapshotSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new MarketSourceError(`Cannot read market snapshot: expected {capturedAt, markets} in ${where}`);
+  }
+  return parsed.data;
+}
+
+function parseOffset(cursor: string): number {
+  const offset = /^\d{1,15}$/.test(cursor) ? Number(cursor) : Number.NaN;
+  if (!Number.isSafeInteger(offset)) throw new TypeError(`Invalid market cursor: ${cursor.slice(0, 40)}`);
+  return offset;
+}
+
+function shiftMarket(market: SourceMarket, shiftMs: number): SourceMarket {
+  if (shiftMs === 0) return market;
+  const shift = (iso: string) => isoAt(Date.parse(iso) + shiftMs);
+  const { resolution } = market;
+  return {
+    ...market,
+    startDate: shift(market.startDate),
+    endDate: shift(market.endDate),
+    resolution: {
+      ...resolution,
+      resolvedAt: resolution.resolvedAt === null ? null : shift(resolution.resolvedAt),
+    },
+  };
+}

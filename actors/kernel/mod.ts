@@ -1,0 +1,10 @@
+/**
+ * Small shared helpers every area uses: the injected clock, JSON-lines logging, the service error with its wire code, constant-time comparison and SS58 addresses.
+ *
+ * @module
+ */
+export * from "./clock.ts";
+export * from "./constant_time.ts";
+export * from "./log.ts";
+export * from "./service_error.ts";
+export * from "./ss58.ts";

@@ -1,0 +1,131 @@
+import { type Clock, isoAt } from "../kernel/mod.ts";
+import type { Actor, ActorKind } from "../runtime/mod.ts";
+import { ServiceError } from "../kernel/mod.ts";
+import { formatApiKey, hashSecret, newSecret } from "./api_key_secret.ts";
+import {
+  type ApiKeyRecord,
+  type ApiKeyStore,
+  type ApiKeySummary,
+  type ApiKeyTerms,
+  type StoredApiKey,
+  summarizeApiKey,
+} from "../../storage/api_key_store.ts";
+
+/** What the admin chooses when issuing a key (defined beside the record it becomes). */
+export type { ApiKeyTerms };
+
+export type ApiKeyMessage =
+  | { type: "issue"; terms: ApiKeyTerms }
+  | { type: "rotate" }
+  | { type: "revoke" }
+  | { type: "delete" }
+  | { type: "get" };
+
+/** `apiKey` (the full key) is present only in the replies to issue and rotate. */
+export interface ApiKeyReply {
+  key: ApiKeySummary | null;
+  apiKey?: string;
+}
+
+export interface ApiKeyActorDeps {
+  store: ApiKeyStore;
+  clock: Clock;
+}
+
+const MAX_ATTEMPTS = 5;
+
+/** The owner of one API key: issues, rotates, revokes and deletes it with version-checked writes. */
+export class ApiKeyActor implements Actor<ApiKeyMessage, ApiKeyReply> {
+  readonly #keyId: string;
+  readonly #deps: ApiKeyActorDeps;
+  #state: StoredApiKey | null;
+
+  /** `state`: the key as stored when the actor is activated (null when there is none). */
+  constructor(keyId: string, options: ApiKeyActorDeps & { state: StoredApiKey | null }) {
+    const { state, ...deps } = options;
+    this.#keyId = keyId;
+    this.#deps = deps;
+    this.#state = state;
+  }
+
+  async receive(message: ApiKeyMessage): Promise<ApiKeyReply> {
+    if (message.type === "issue") return await this.#issue(message.terms);
+    // Another instance may have changed the key since activation: always start from storage.
+    this.#state = await this.#deps.store.get(this.#keyId);
+    if (message.type === "get") return { key: this.#state && summarizeApiKey(this.#state) };
+    if (message.type === "delete") return await this.#delete();
+    return await this.#change(message.type);
+  }
+
+  async #issue(terms: ApiKeyTerms): Promise<ApiKeyReply> {
+    const secret = newSecret();
+    const record: ApiKeyRecord = {
+      keyId: this.#keyId,
+      ...terms,
+      scopes: [...new Set(terms.scopes)],
+      createdAt: isoAt(this.#deps.clock()),
+      secretHash: hashSecret(secret),
+    };
+    const stored = await this.#deps.store.create(record);
+    if (!stored) throw new ServiceError("conflict", `Cannot issue key: id ${this.#keyId} is taken`);
+    this.#state = stored;
+    return { key: summarizeApiKey(stored), apiKey: formatApiKey(this.#keyId, secret) };
+  }
+
+  async #change(kind: "rotate" | "revoke"): Promise<ApiKeyReply> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const current = this.#current();
+      if (kind === "revoke" && current.revokedAt !== undefined) return { key: summarizeApiKey(current) };
+      if (kind === "rotate") this.#assertRotatable(current);
+      const secret = newSecret();
+      const next: ApiKeyRecord = kind === "rotate"
+        ? { ...current, secretHash: hashSecret(secret) }
+        : { ...current, revokedAt: isoAt(this.#deps.clock()) };
+      const written = await this.#deps.store.update(next, current.version);
+      if (written) {
+        this.#state = written;
+        const key = summarizeApiKey(written);
+        return kind === "rotate" ? { key, apiKey: formatApiKey(this.#keyId, secret) } : { key };
+      }
+      this.#state = await this.#deps.store.get(this.#keyId);
+    }
+    throw new ServiceError("conflict", `Cannot ${kind} key: ${this.#keyId} kept changing, try again`);
+  }
+
+  async #delete(): Promise<ApiKeyReply> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      if (await this.#deps.store.delete(this.#keyId, this.#current().version)) {
+        this.#state = null;
+        return { key: null };
+      }
+      this.#state = await this.#deps.store.get(this.#keyId);
+    }
+    throw new ServiceError("conflict", `Cannot delete key: ${this.#keyId} kept changing, try again`);
+  }
+
+  #current(): StoredApiKey {
+    if (!this.#state) throw new ServiceError("not_found", `No such API key: ${this.#keyId}`);
+    return this.#state;
+  }
+
+  #assertRotatable(key: StoredApiKey): void {
+    if (key.revokedAt !== undefined) {
+      throw new ServiceError("conflict", "Cannot rotate key: it is revoked", {
+        details: { keyId: key.keyId },
+      });
+    }
+    if (key.expiresAt !== undefined && Date.parse(key.expiresAt) <= this.#deps.clock()) {
+      throw new ServiceError("conflict", "Cannot rotate key: it has expired", {
+        details: { keyId: key.keyId },
+      });
+    }
+  }
+}
+
+/** The ApiKeyActor kind ("api_key", addressed by key id): activation loads the key from storage. */
+export function apiKeyActorKind(deps: ApiKeyActorDeps): ActorKind<ApiKeyMessage, ApiKeyReply> {
+  return {
+    name: "api_key",
+    activate: async (keyId) => new ApiKeyActor(keyId, { ...deps, state: await deps.store.get(keyId) }),
+  };
+}

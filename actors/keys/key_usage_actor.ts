@@ -1,0 +1,46 @@
+import { balanceOf } from "../billing/mod.ts";
+import type { BalanceReply } from "../billing/mod.ts";
+import type { Actor, ActorKind, ActorSystem } from "../runtime/mod.ts";
+import type { BillingStore, OrgKeyUse } from "../../storage/billing_store.ts";
+
+/** A counted use: the window's count including it, and the org's balance read by the same step. */
+export interface KeyUseReply {
+  count: number;
+  balance: BalanceReply;
+}
+
+/**
+ * The owner of one API key's usage (its rate-limit windows and `lastUsedAt`), addressed by key id.
+ * DESIGN gives keys' usage to the OrgActor; it has a mailbox of its own instead so that the keys of
+ * a busy org are counted in parallel, not queued one at a time behind each other and behind the
+ * org's money messages. It holds no state: each message is ONE storage step that checks the key
+ * is still stored for the org at the version the caller checked, counts, and reads the org's
+ * account — so it answers the same on every instance, and null once the key was rotated, revoked
+ * or deleted, or when it is not that org's.
+ */
+export class KeyUsageActor implements Actor<OrgKeyUse, KeyUseReply | null> {
+  readonly #keyId: string;
+  readonly #billing: BillingStore;
+
+  constructor(keyId: string, billing: BillingStore) {
+    this.#keyId = keyId;
+    this.#billing = billing;
+  }
+
+  async receive(use: OrgKeyUse): Promise<KeyUseReply | null> {
+    const counted = await this.#billing.countKeyUse(this.#keyId, use);
+    return counted && { count: counted.count, balance: balanceOf(counted.account) };
+  }
+}
+
+/** Counts uses of the key `keyId` (see `KeyUsageActor`). */
+export type CountKeyUse = (keyId: string, use: OrgKeyUse) => Promise<KeyUseReply | null>;
+
+/** The KeyUsageActor kind ("key_usage") on `billing`, and the `CountKeyUse` that asks it in `actors`. */
+export function keyUsageCounter(actors: ActorSystem, billing: BillingStore): CountKeyUse {
+  const kind: ActorKind<OrgKeyUse, KeyUseReply | null> = {
+    name: "key_usage",
+    activate: (keyId) => Promise.resolve(new KeyUsageActor(keyId, billing)),
+  };
+  return (keyId, use) => actors.ask(kind, keyId, use);
+}

@@ -1,0 +1,168 @@
+import { Hono } from "hono";
+import { LRUCache } from "lru-cache";
+import { z } from "zod";
+import { type Clock, isoAt } from "../../actors/kernel/mod.ts";
+import type { CatalogView } from "../../actors/catalog/mod.ts";
+import type { CatalogSnapshot, IndexedEvent } from "../../actors/catalog/mod.ts";
+import { type PagePosition, runQuery } from "../../actors/catalog/mod.ts";
+import { pickFromPool, poolOf, type PoolRules } from "../../actors/catalog/mod.ts";
+import { ServiceError } from "../../actors/kernel/mod.ts";
+import type { EventRecord } from "../../storage/event_record.ts";
+import type { AppEnv } from "../http/app_env.ts";
+import { CursorCodec } from "../http/cursor.ts";
+import { toCsv } from "../http/csv.ts";
+import {
+  type EventsParams,
+  eventsQuerySchema,
+  queryFingerprintParams,
+  toEventQuery,
+} from "./events_query.ts";
+import { parseOrThrow, singleValuedQuery } from "../http/validation.ts";
+
+export const SCORER_VERSION = "1.0.0";
+
+export interface EventRoutesDeps {
+  catalog: CatalogView;
+  cursors: CursorCodec;
+  clock: Clock;
+  pool: PoolRules;
+  /** How long a rendered page is reused for the same query and snapshot; 0 renders every time. */
+  cacheMs: number;
+}
+
+interface EventsCursor {
+  s: string;
+  k: PagePosition["key"];
+  i: string;
+}
+
+interface RenderedPage {
+  body: string;
+  nextCursor: string | null;
+  csv: boolean;
+}
+
+const EVENT_COLUMNS: (keyof EventRecord & string)[] = [
+  "id",
+  "source",
+  "sourceMarketId",
+  "question",
+  "description",
+  "outcomes",
+  "endDate",
+  "startDate",
+  "tagsAtAdmission",
+  "liquidityUsd",
+  "volumeUsd",
+  "volumeRecentUsd",
+  "currentLiquidityUsd",
+  "currentVolumeUsd",
+  "currentOutcomePrices",
+  "admittedAt",
+  "lastSeenAt",
+  "resolution",
+  "outcomePricesAtAdmission",
+];
+
+const CACHE_BYTES = 64 * 2 ** 20;
+const CSV = "text/csv; charset=utf-8";
+const JSON_TYPE = "application/json; charset=utf-8";
+
+const randomQuerySchema = z.strictObject({
+  seed: z.string().regex(/^\d{1,15}$/, "must be a non-negative integer").transform(Number).optional(),
+});
+
+/** `GET /v1/events` and `GET /v1/events/random`, served from the catalog view. */
+export function eventRoutes(deps: EventRoutesDeps): Hono<AppEnv> {
+  const render = pageRenderer(deps);
+  const pool = poolMemo(deps);
+  return new Hono<AppEnv>()
+    .get("/", (c) => {
+      const at = c.req.url.indexOf("?");
+      const page = render(at === -1 ? "" : c.req.url.slice(at), () => {
+        const query = singleValuedQuery(c.req.queries());
+        return parseOrThrow(eventsQuerySchema, query, "query parameters");
+      });
+      if (page.csv) c.header("X-Next-Cursor", page.nextCursor ?? "");
+      return c.body(page.body, 200, { "Content-Type": page.csv ? CSV : JSON_TYPE });
+    })
+    .get("/random", (c) => {
+      const { seed } = parseOrThrow(
+        randomQuerySchema,
+        singleValuedQuery(c.req.queries()),
+        "query parameters",
+      );
+      const picked = pickFromPool(pool(), seed);
+      if (!picked) throw new ServiceError("pool_empty", "No live event is in the assignment pool");
+      return c.json(picked.event);
+    });
+}
+
+type PageRenderer = (search: string, parse: () => EventsParams) => RenderedPage;
+
+/**
+ * Renders pages, reusing one for the same snapshot and query string for `cacheMs` (bounded in
+ * bytes). A query string is only ever cached after it parsed, so a hit skips parsing.
+ */
+function pageRenderer(deps: EventRoutesDeps): PageRenderer {
+  if (deps.cacheMs === 0) return (_search, parse) => renderPage(deps, parse());
+  const cache = new LRUCache<string, RenderedPage>({
+    maxSize: CACHE_BYTES,
+    sizeCalculation: (page) => page.body.length * 2 + 256,
+    ttl: deps.cacheMs,
+    perf: { now: deps.clock },
+  });
+  return (search, parse) => {
+    const key = `${deps.catalog.current().id}${search}`;
+    let page = cache.get(key);
+    if (!page) {
+      page = renderPage(deps, parse());
+      cache.set(key, page);
+    }
+    return page;
+  };
+}
+
+/** The assignment pool, rebuilt at most once per second and per snapshot. */
+function poolMemo(deps: EventRoutesDeps): () => IndexedEvent[] {
+  let memo: { key: string; pool: IndexedEvent[] } | undefined;
+  return () => {
+    const now = deps.clock();
+    const snapshot = deps.catalog.current();
+    const key = `${snapshot.id}@${Math.floor(now / 1_000)}`;
+    if (memo?.key !== key) memo = { key, pool: poolOf(snapshot, { nowMs: now, rules: deps.pool }) };
+    return memo.pool;
+  };
+}
+
+function renderPage(deps: EventRoutesDeps, params: EventsParams): RenderedPage {
+  const fingerprint = CursorCodec.fingerprint(queryFingerprintParams(params));
+  const { snapshot, position } = startOf(deps, params, fingerprint);
+  const page = runQuery(snapshot, toEventQuery(params), { after: position, nowMs: deps.clock() });
+  const nextCursor = page.next
+    ? deps.cursors.encode<EventsCursor>(fingerprint, { s: snapshot.id, k: page.next.key, i: page.next.id })
+    : null;
+  if (params.format === "csv") {
+    const events = page.items.map((item) => item.event);
+    return { body: toCsv(EVENT_COLUMNS, events), nextCursor, csv: true };
+  }
+  const meta = { computedAt: isoAt(snapshot.computedAtMs), scorerVersion: SCORER_VERSION };
+  const items = page.items.map((item) => item.json).join(",");
+  return {
+    body: `{"items":[${items}],"nextCursor":${JSON.stringify(nextCursor)},"meta":${JSON.stringify(meta)}}`,
+    nextCursor,
+    csv: false,
+  };
+}
+
+/** The snapshot to read (the one the cursor pinned, while retained) and where to resume. */
+function startOf(
+  deps: EventRoutesDeps,
+  params: EventsParams,
+  fingerprint: string,
+): { snapshot: CatalogSnapshot; position: PagePosition | null } {
+  if (!params.cursor) return { snapshot: deps.catalog.current(), position: null };
+  const cursor = deps.cursors.decode<EventsCursor>(fingerprint, params.cursor);
+  const snapshot = deps.catalog.pinned(cursor.s) ?? deps.catalog.current();
+  return { snapshot, position: { key: cursor.k, id: cursor.i } };
+}

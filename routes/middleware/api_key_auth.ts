@@ -1,0 +1,108 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { type Clock, isoAt } from "../../actors/kernel/mod.ts";
+import { ServiceError } from "../../actors/kernel/mod.ts";
+import type { CountKeyUse } from "../../actors/keys/mod.ts";
+import type { BalanceReply } from "../../actors/billing/mod.ts";
+import type { ApiKeyScope } from "../../storage/api_key_store.ts";
+import type { Storage } from "../../storage/storage.ts";
+import type { AppEnv } from "../http/app_env.ts";
+import { type Admission, ApiKeyVerifier, type AuthenticatedKey } from "../../actors/keys/mod.ts";
+import { secondsUntilReset } from "../../actors/keys/mod.ts";
+
+/**
+ * Context of a route behind `apiKeyAuth`: `c.get("apiKey")` is the authenticated key and
+ * `c.get("orgBalance")` its org's balance, read by the storage step that admitted the request.
+ */
+export type KeyEnv = {
+  Variables: AppEnv["Variables"] & { apiKey: AuthenticatedKey; orgBalance: BalanceReply };
+};
+
+/** What key authentication needs, built once per app instance. */
+export interface ApiKeyAccess {
+  verifier: ApiKeyVerifier;
+}
+
+/** Builds the key-authentication state of one app instance: keys from `storage`, uses counted by KeyUsageActors. */
+export function createApiKeyAccess(
+  storage: Storage,
+  countKeyUse: CountKeyUse,
+  options: { clock: Clock; rememberSecrets: boolean },
+): ApiKeyAccess {
+  return { verifier: new ApiKeyVerifier({ keys: storage.apiKeys, countKeyUse, ...options }) };
+}
+
+/** Headers of the sr25519 signature scheme (DESIGN §4); they must not reach a key route. */
+export const SIGNATURE_HEADERS = [
+  "x-validator-hotkey",
+  "x-validator-nonce",
+  "x-validator-timestamp",
+  "x-validator-signature",
+  "x-miner-nonce",
+  "x-miner-timestamp",
+  "x-miner-signature",
+] as const;
+
+/** True when the request carries any sr25519 signature header. */
+export function hasSignatureHeaders(c: Context): boolean {
+  return SIGNATURE_HEADERS.some((name) => c.req.header(name) !== undefined);
+}
+
+export interface ApiKeyAuthOptions {
+  /** The scope the route needs (spec §5). */
+  scope: ApiKeyScope;
+  access: ApiKeyAccess;
+}
+
+/**
+ * API-key authentication for one route, in this order: signature headers → 403 `wrong_auth_scheme`;
+ * missing, malformed, unknown, rotated-out, revoked, deleted or expired key → 401 `unauthenticated`;
+ * per-key rate limit (shared fixed one-minute windows; headers on every answer from here on) →
+ * 429 `rate_limited`; scope → 403 `insufficient_scope`. Sets `c.get("apiKey")` and `c.get("orgBalance")`.
+ */
+export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<KeyEnv> {
+  const { scope, access } = options;
+  return async (c, next) => {
+    if (hasSignatureHeaders(c)) {
+      throw new ServiceError("wrong_auth_scheme", "This route takes an API key, not a request signature");
+    }
+    const admission = await authenticate(c, access.verifier);
+    enforceRateLimit(c, admission);
+    const key = admission.key;
+    if (!key.scopes.includes(scope)) {
+      throw new ServiceError("insufficient_scope", `API key lacks the scope this route needs: ${scope}`, {
+        details: { requiredScope: scope },
+      });
+    }
+    c.set("apiKey", key);
+    c.set("orgBalance", admission.balance);
+    await next();
+  };
+}
+
+async function authenticate(c: Context, verifier: ApiKeyVerifier): Promise<Admission> {
+  const header = c.req.header("authorization");
+  const match = header === undefined ? null : /^Bearer +(\S+) *$/i.exec(header);
+  const admission = match?.[1] === undefined ? null : await verifier.admit(match[1]);
+  if (admission) return admission;
+  c.header("WWW-Authenticate", 'Bearer realm="api"');
+  const message = header === undefined
+    ? "Missing API key: send Authorization: Bearer <key>"
+    : "Invalid API key: it is malformed, unknown, rotated, revoked or expired";
+  throw new ServiceError("unauthenticated", message);
+}
+
+/**
+ * Sets the X-RateLimit headers from the request's place in its window; throws 429 when over.
+ * (The key's `lastUsedAt` is recorded by the storage step that counted the request.)
+ */
+function enforceRateLimit(c: Context, admission: Admission): void {
+  const { key, count, window, nowMs: now } = admission;
+  c.header("X-RateLimit-Limit", String(key.rateLimitRpm));
+  c.header("X-RateLimit-Remaining", String(Math.max(0, key.rateLimitRpm - count)));
+  if (count > key.rateLimitRpm) {
+    throw new ServiceError("rate_limited", "API key rate limit exceeded: try again when the window resets", {
+      retryAfterSeconds: secondsUntilReset(window, now),
+      details: { limit: key.rateLimitRpm, windowResetsAt: isoAt(window.endMs) },
+    });
+  }
+}

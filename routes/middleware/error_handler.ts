@@ -1,0 +1,75 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { Logger } from "../../actors/kernel/mod.ts";
+import { type ErrorCode, ServiceError } from "../../actors/kernel/mod.ts";
+
+/** HTTP status for each error code (DESIGN.md §3). */
+export const STATUS_OF: Record<ErrorCode, ContentfulStatusCode> = {
+  invalid_request: 400,
+  unauthenticated: 401,
+  invalid_signature: 401,
+  timestamp_out_of_window: 401,
+  nonce_reused: 401,
+  insufficient_credits: 402,
+  insufficient_scope: 403,
+  hotkey_not_in_metagraph: 403,
+  validator_permit_required: 403,
+  miner_not_registered: 403,
+  wrong_auth_scheme: 403,
+  not_found: 404,
+  pool_empty: 404,
+  conflict: 409,
+  lease_not_held: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  upstream_error: 502,
+  upstream_timeout: 504,
+  metagraph_unavailable: 503,
+  not_ready: 503,
+  internal_error: 500,
+};
+
+/** Renders the error body of DESIGN.md §3: `{"error":{code,message,details?},"requestId"}`. */
+export function errorResponse(c: Context, error: ServiceError): Response {
+  const requestId = c.get("requestId") as string | undefined ?? "";
+  if (error.retryAfterSeconds !== undefined) {
+    c.header("Retry-After", String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+  }
+  const body = {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.details ? { details: error.details } : {}),
+    },
+    requestId,
+  };
+  return c.json(body, STATUS_OF[error.code]);
+}
+
+/** Codes for the client errors Hono's own middleware raises as `HTTPException`s. */
+const HTTP_EXCEPTION_CODES: Partial<Record<number, [ErrorCode, string]>> = {
+  400: ["invalid_request", "Invalid request"],
+  401: ["unauthenticated", "Authentication required"],
+  404: ["not_found", "Not found"],
+  413: ["payload_too_large", "Request body is too large"],
+  415: ["unsupported_media_type", "Unsupported content type"],
+};
+
+/** The app's one `onError`: known errors render with their code, anything else is a logged 500. */
+export function onError(log: Logger) {
+  return (error: Error, c: Context): Response => {
+    if (error instanceof ServiceError) return errorResponse(c, error);
+    const known = error instanceof HTTPException ? HTTP_EXCEPTION_CODES[error.status] : undefined;
+    if (known) return errorResponse(c, new ServiceError(known[0], known[1]));
+    log({
+      level: "error",
+      msg: "unhandled error",
+      requestId: c.get("requestId"),
+      error: String(error),
+      stack: error.stack,
+    });
+    return errorResponse(c, new ServiceError("internal_error", "Internal error"));
+  };
+}

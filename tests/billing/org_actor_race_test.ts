@@ -1,0 +1,156 @@
+import assert from "node:assert/strict";
+import { ManualClock } from "../../actors/kernel/mod.ts";
+import { type AskOrg, orgActorKind, orgAsker } from "../../actors/billing/mod.ts";
+import { ActorSystem } from "../../actors/runtime/mod.ts";
+import { ServiceError } from "../../actors/kernel/mod.ts";
+import { MAX_MICRO } from "../../storage/billing_store.ts";
+import type { Storage } from "../../storage/storage.ts";
+import { adapterTest } from "../support/adapters.ts";
+import { ledgerSum } from "../support/ledger.ts";
+import { secondInstanceStorage } from "../support/second_instance.ts";
+
+const ORG = "org_race";
+const CALLS = 200;
+const SIZE = 10n;
+
+/** Two service instances (two actor systems, each with its own storage handle) on one store. */
+function twoInstances(first: Storage, second: Storage, clock: ManualClock): AskOrg[] {
+  return [first, second].map((storage) => {
+    const kind = orgActorKind({
+      orgs: storage.orgs,
+      billing: storage.billing,
+      clock: clock.now,
+      holdTtlMs: 60_000,
+    });
+    return orgAsker(new ActorSystem({ clock: clock.now }), kind);
+  });
+}
+
+async function settledOutcome(call: Promise<unknown>): Promise<"ok" | "insufficient"> {
+  try {
+    await call;
+    return "ok";
+  } catch (error) {
+    if (error instanceof ServiceError && error.code === "insufficient_credits") return "insufficient";
+    throw error;
+  }
+}
+
+adapterTest("200 reserves raced over two instances succeed exactly K times", async (adapter) => {
+  const K = 37n;
+  const clock = new ManualClock();
+  const asks = twoInstances(adapter.storage, await secondInstanceStorage(adapter), clock);
+  await asks[0]!(ORG, { type: "create", name: "Race" });
+  await asks[1]!(ORG, { type: "credit", amountMicro: K * SIZE, reference: "initial" });
+  const outcomes = await Promise.all(
+    Array.from(
+      { length: CALLS },
+      (_, i) => settledOutcome(asks[i % 2]!(ORG, { type: "reserve", amountMicro: SIZE })),
+    ),
+  );
+  assert.equal(outcomes.filter((outcome) => outcome === "ok").length, Number(K));
+  const account = await adapter.storage.billing.getAccount(ORG);
+  assert.deepEqual(account && [account.balanceMicro, account.heldMicro], [K * SIZE, K * SIZE]);
+  assert.equal((await adapter.storage.billing.listHolds(ORG)).length, Number(K));
+  assert.equal(await ledgerSum(adapter.storage.billing, ORG), account?.balanceMicro);
+});
+
+adapterTest("reserve+settle pairs raced over two instances never overspend", async (adapter) => {
+  const clock = new ManualClock();
+  const asks = twoInstances(adapter.storage, await secondInstanceStorage(adapter), clock);
+  await asks[0]!(ORG, { type: "create", name: "Race" });
+  await asks[0]!(ORG, { type: "credit", amountMicro: 1_000n, reference: "initial" });
+  const pair = async (ask: AskOrg, i: number) => {
+    const { holdId } = await ask(ORG, { type: "reserve", amountMicro: SIZE });
+    await ask(ORG, { type: "settle", holdId, costMicro: SIZE, usage: { description: `call ${i}` } });
+  };
+  const outcomes = await Promise.all(
+    Array.from({ length: CALLS }, (_, i) => settledOutcome(pair(asks[i % 2]!, i))),
+  );
+  assert.equal(outcomes.filter((outcome) => outcome === "ok").length, 100);
+  assert.deepEqual(await asks[1]!(ORG, { type: "balance" }), {
+    balanceMicro: 0n,
+    heldMicro: 0n,
+    availableMicro: 0n,
+    lastUsageAt: new Date(clock.now()).toISOString(),
+  });
+  assert.equal(await ledgerSum(adapter.storage.billing, ORG), 0n);
+  assert.equal((await adapter.storage.billing.listUsage(ORG, { limit: 200 })).length, 100);
+});
+
+adapterTest(
+  "settles racing releases of the same holds on another instance still charge every call",
+  async (adapter) => {
+    const clock = new ManualClock();
+    const [one, two] = twoInstances(adapter.storage, await secondInstanceStorage(adapter), clock) as [
+      AskOrg,
+      AskOrg,
+    ];
+    await one(ORG, { type: "create", name: "Race" });
+    await one(ORG, { type: "credit", amountMicro: 10_000n, reference: "initial" });
+    const holds = await Promise.all(
+      Array.from({ length: 50 }, () => one(ORG, { type: "reserve", amountMicro: SIZE })),
+    );
+    await Promise.all(holds.flatMap(({ holdId }, i) => [
+      one(ORG, { type: "settle", holdId, costMicro: 7n, usage: { description: `call ${i}` } }),
+      two(ORG, { type: "release", holdId }),
+    ]));
+    assert.deepEqual(await two(ORG, { type: "balance" }), {
+      balanceMicro: 10_000n - 50n * 7n,
+      heldMicro: 0n,
+      availableMicro: 10_000n - 50n * 7n,
+      lastUsageAt: new Date(clock.now()).toISOString(),
+    });
+    assert.equal(await ledgerSum(adapter.storage.billing, ORG), 10_000n - 50n * 7n);
+  },
+);
+
+adapterTest("settles of the same holds on two instances charge each hold exactly once", async (adapter) => {
+  const clock = new ManualClock();
+  const [one, two] = twoInstances(adapter.storage, await secondInstanceStorage(adapter), clock) as [
+    AskOrg,
+    AskOrg,
+  ];
+  await one(ORG, { type: "create", name: "Race" });
+  await one(ORG, { type: "credit", amountMicro: 10_000n, reference: "initial" });
+  const holds = await Promise.all(
+    Array.from({ length: 50 }, () => one(ORG, { type: "reserve", amountMicro: SIZE })),
+  );
+  const replies = await Promise.all(
+    holds.flatMap(({ holdId }) =>
+      [one, two].map((ask) =>
+        ask(ORG, { type: "settle", holdId, costMicro: 7n, usage: { description: "race" } })
+      )
+    ),
+  );
+  assert.equal(replies.filter((reply) => !reply.alreadySettled).length, 50);
+  assert.ok(replies.every((reply) => reply.chargedMicro === 7n));
+  const usage = await adapter.storage.billing.listUsage(ORG, { limit: 200 });
+  assert.equal(usage.length, 50);
+  assert.equal(new Set(usage.map((record) => record.holdId)).size, 50);
+  const account = await adapter.storage.billing.getAccount(ORG);
+  assert.deepEqual(account && [account.balanceMicro, account.heldMicro], [10_000n - 50n * 7n, 0n]);
+  assert.equal(await ledgerSum(adapter.storage.billing, ORG), 10_000n - 50n * 7n);
+});
+
+adapterTest(
+  "credits raced near 2^63-1 over two instances stop at the maximum without a 500",
+  async (adapter) => {
+    const clock = new ManualClock();
+    const asks = twoInstances(adapter.storage, await secondInstanceStorage(adapter), clock);
+    await asks[0]!(ORG, { type: "create", name: "Race" });
+    await asks[0]!(ORG, { type: "credit", amountMicro: MAX_MICRO - 100n, reference: "initial" });
+    const outcomes = await Promise.all(Array.from({ length: 40 }, async (_, i) => {
+      try {
+        await asks[i % 2]!(ORG, { type: "credit", amountMicro: 10n, reference: `top-up-${i}` });
+        return "ok";
+      } catch (error) {
+        if (error instanceof ServiceError && error.code === "invalid_request") return "refused";
+        throw error;
+      }
+    }));
+    assert.equal(outcomes.filter((outcome) => outcome === "ok").length, 10);
+    assert.equal((await adapter.storage.billing.getAccount(ORG))?.balanceMicro, MAX_MICRO);
+    assert.equal(await ledgerSum(adapter.storage.billing, ORG), MAX_MICRO);
+  },
+);

@@ -1,0 +1,171 @@
+import assert from "node:assert/strict";
+import { ManualClock } from "../../actors/kernel/mod.ts";
+import type { LogLine } from "../../actors/kernel/mod.ts";
+import { GammaMarketSource } from "../../actors/catalog/mod.ts";
+import { loadConfig } from "../../scripts/config.ts";
+import { createService } from "../../scripts/service.ts";
+import type { Storage } from "../../storage/storage.ts";
+import { adapterTest } from "../support/adapters.ts";
+import { generateGammaMarkets, type RawGammaMarket, startFakeGamma } from "../support/fake_gamma.ts";
+import { TEST_START_MS } from "../support/test_service.ts";
+
+const noWait = () => Promise.resolve();
+
+async function serviceOn(storage: Storage, gammaUrl: string, clock: ManualClock, logs: LogLine[] = []) {
+  const config = loadConfig({ FGW_IP_RPM: "0", FGW_GAMMA_URL: gammaUrl });
+  const source = new GammaMarketSource({ baseUrl: gammaUrl, clock: clock.now, sleep: noWait, maxRetries: 1 });
+  return await createService(config, {
+    storage,
+    clock: clock.now,
+    log: (line) => logs.push(line),
+    marketSource: source,
+  });
+}
+
+async function versions(storage: Storage): Promise<Map<string, number>> {
+  const all = await storage.events.listChanged(null, 100_000);
+  return new Map(all.map((stored) => [stored.event.id, stored.version]));
+}
+
+adapterTest(
+  "ingestion admits markets from Gamma and a second unchanged pass writes nothing",
+  async (adapter) => {
+    const clock = new ManualClock(TEST_START_MS);
+    const markets = generateGammaMarkets(400, { seed: 7, nowMs: TEST_START_MS });
+    await using gamma = startFakeGamma(markets);
+    const service = await serviceOn(adapter.storage, gamma.url, clock);
+    const first = await service.catalog.ingestion.pass(
+      new GammaMarketSource({ baseUrl: gamma.url, clock: clock.now }),
+    );
+    assert.ok(first.admitted > 50, JSON.stringify(first));
+    assert.equal(first.admitted, await adapter.storage.events.count());
+    const before = await versions(adapter.storage);
+    clock.advance(60_000);
+    const second = await service.catalog.ingestion.pass(
+      new GammaMarketSource({ baseUrl: gamma.url, clock: clock.now }),
+    );
+    assert.equal(second.admitted + second.updated, 0, JSON.stringify(second));
+    assert.equal(second.unchanged, first.admitted);
+    assert.deepEqual(await versions(adapter.storage), before);
+    await service.close();
+  },
+);
+
+adapterTest("a price change on the source updates only that event", async (adapter) => {
+  const clock = new ManualClock(TEST_START_MS);
+  const markets: RawGammaMarket[] = generateGammaMarkets(120, { seed: 3, nowMs: TEST_START_MS });
+  await using gamma = startFakeGamma(markets);
+  const service = await serviceOn(adapter.storage, gamma.url, clock);
+  await service.catalog.ingestion.run();
+  const admitted = (await adapter.storage.events.listChanged(null, 1_000)).map((s) => s.event);
+  const target = admitted.find((event) => event.resolution.resolutionStatus === "unresolved")!;
+  const raw = markets.find((market) => `polymarket-${market.id}` === target.id)!;
+  raw.outcomePrices = JSON.stringify(target.outcomes.map((_, i) => i === 0 ? "0.123" : "0.877"));
+  clock.advance(60_000);
+  const stats = await service.catalog.ingestion.pass(
+    new GammaMarketSource({ baseUrl: gamma.url, clock: clock.now }),
+  );
+  assert.equal(stats.updated, 1);
+  const stored = await adapter.storage.events.get(target.id);
+  assert.equal(stored?.version, 2);
+  assert.equal(Object.values(stored!.event.currentOutcomePrices)[0], 0.123);
+  assert.deepEqual(stored!.event.outcomePricesAtAdmission, target.outcomePricesAtAdmission);
+  await service.close();
+});
+
+Deno.test("an unreachable source backs off, logs once per attempt, and the catalog keeps serving", async () => {
+  const clock = new ManualClock(TEST_START_MS);
+  await using gamma = startFakeGamma(generateGammaMarkets(100, { seed: 5, nowMs: TEST_START_MS }));
+  const { openKvStorage } = await import("../../storage/kv/kv_storage.ts");
+  const logs: LogLine[] = [];
+  const service = await serviceOn(await openKvStorage(":memory:"), gamma.url, clock, logs);
+  await service.catalog.ingestion.run();
+  const served = (await (await service.app.request("/v1/events?limit=200")).json()).items.length;
+  assert.ok(served > 0);
+  gamma.failNext(1_000, { kind: "status", status: 503 });
+  const waits: number[] = [];
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await service.catalog.ingestion.run();
+    waits.push(service.catalog.ingestion.intervalMs());
+  }
+  assert.deepEqual(waits, [120_000, 240_000, 480_000]);
+  const warnings = logs.filter((line) => line.level === "warn");
+  assert.equal(warnings.length, 3);
+  assert.deepEqual(warnings.map((line) => line.nextAttemptInMs), waits);
+  assert.match(String(warnings[0]!.reason), /503/);
+  const after = (await (await service.app.request("/v1/events?limit=200")).json()).items.length;
+  assert.equal(after, served);
+  await service.close();
+});
+
+Deno.test("offline start with an empty catalog serves the shipped snapshot and becomes ready", async () => {
+  const clock = new ManualClock(Date.now());
+  const { openKvStorage } = await import("../../storage/kv/kv_storage.ts");
+  const unreachable = "http://127.0.0.1:9"; // discard port: connection refused
+  const service = await serviceOn(await openKvStorage(":memory:"), unreachable, clock);
+  assert.equal((await service.app.request("/readyz")).status, 503);
+  await service.catalog.ingestion.run();
+  assert.equal((await service.app.request("/readyz")).status, 200);
+  const body = await (await service.app.request("/v1/events?limit=5")).json();
+  assert.equal(body.items.length, 5);
+  assert.ok(Date.parse(body.items[0].endDate) > clock.now(), "snapshot dates are shifted to now");
+  assert.equal(body.items[0].source, "snapshot", "sample markets are never labelled as live Polymarket data");
+  assert.match(body.items[0].id, /^snapshot-/);
+  assert.equal((await service.app.request("/v1/events/random")).status, 200);
+  await service.close();
+});
+
+adapterTest("a second instance's catalog view shows what the first instance ingested", async (adapter) => {
+  const clock = new ManualClock(TEST_START_MS);
+  await using gamma = startFakeGamma(generateGammaMarkets(150, { seed: 11, nowMs: TEST_START_MS }));
+  const writer = await serviceOn(adapter.storage, gamma.url, clock);
+  const reader = await serviceOn(await adapter.openAnother(), gamma.url, clock);
+  await reader.catalog.view.refresh();
+  assert.equal(reader.catalog.view.current().size, 0);
+  await writer.catalog.ingestion.run();
+  await reader.catalog.view.refresh();
+  assert.equal(reader.catalog.view.current().size, await adapter.storage.events.count());
+  const fromWriter = await (await writer.app.request("/v1/events?limit=3")).json();
+  const fromReader = await (await reader.app.request("/v1/events?limit=3")).json();
+  assert.deepEqual(fromReader.items, fromWriter.items);
+  const onReader = await reader.app.request(`/v1/events?limit=3&cursor=${fromWriter.nextCursor}`);
+  assert.equal(onReader.status, 200, "cursors from one instance work on another");
+  const onWriter = await writer.app.request(`/v1/events?limit=3&cursor=${fromWriter.nextCursor}`);
+  const [a, b] = [await onReader.json(), await onWriter.json()];
+  assert.equal(a.items.length, 3);
+  assert.deepEqual(a.items.map((e: { id: string }) => e.id), b.items.map((e: { id: string }) => e.id));
+  const firstPage = new Set(fromWriter.items.map((e: { id: string }) => e.id));
+  assert.ok(
+    a.items.every((e: { id: string }) => !firstPage.has(e.id)),
+    "the second page continues, no repeats",
+  );
+  await writer.close();
+  await reader.close();
+});
+
+Deno.test("a market whose write fails is counted and logged, the pass goes on, and the next pass retries it", async () => {
+  const clock = new ManualClock(TEST_START_MS);
+  await using gamma = startFakeGamma(generateGammaMarkets(200, { seed: 9, nowMs: TEST_START_MS }));
+  const { openKvStorage } = await import("../../storage/kv/kv_storage.ts");
+  const storage = await openKvStorage(":memory:");
+  const put = storage.events.put.bind(storage.events);
+  let failNext = true;
+  storage.events.put = (event, expected, now) => {
+    if (!failNext) return put(event, expected, now);
+    failNext = false;
+    return Promise.reject(new Error("disk full"));
+  };
+  const logs: LogLine[] = [];
+  const service = await serviceOn(storage, gamma.url, clock, logs);
+  const source = new GammaMarketSource({ baseUrl: gamma.url, clock: clock.now });
+  const first = await service.catalog.ingestion.pass(source);
+  assert.equal(first.failed, 1);
+  assert.ok(first.admitted > 50);
+  assert.equal(first.admitted, await storage.events.count());
+  assert.ok(
+    logs.some((line) => line.msg === "cannot apply a market" && String(line.error).includes("disk full")),
+  );
+  const second = await service.catalog.ingestion.pass(source);
+  assert.deepEqual([second.failed, second.admitted], [0, 1]);
+  await service.close();
+});
