@@ -1,6 +1,6 @@
 import { hex } from "@scure/base";
 import { CatalogView } from "../actors/catalog/mod.ts";
-import type { Clock } from "../actors/kernel/mod.ts";
+import { type Clock, isoAt } from "../actors/kernel/mod.ts";
 import { eventActorKind } from "../actors/catalog/mod.ts";
 import { MarketIngestionJob } from "../actors/catalog/mod.ts";
 import type { Logger } from "../actors/kernel/mod.ts";
@@ -14,8 +14,11 @@ import type { EventRoutesDeps } from "../routes/catalog/events.ts";
 import type { Storage } from "../storage/storage.ts";
 import type { Config } from "./config.ts";
 
-/** Setting written by the first completed ingestion pass of any instance. */
-const LOADED = "catalog_first_pass_at";
+/**
+ * Setting that records the last completed ingestion pass of any instance (`{"at","token"}`), written
+ * fenced by the run's lease token: a run that lost its job cannot overwrite a newer run's record.
+ */
+const LAST_PASS = "catalog_last_pass";
 
 /** The market catalog of one instance: its view, its ingestion job, and what its routes need. */
 export interface Catalog {
@@ -74,11 +77,13 @@ export async function createCatalog(config: Config, deps: CatalogDeps): Promise<
     log,
     intervalMs: config.FGW_INGEST_INTERVAL_MS,
     maxBackoffMs: config.FGW_INGEST_MAX_BACKOFF_MS,
-    afterPass: async () => {
+    afterPass: async ({ fence }) => {
       await view.refresh();
-      if (ingestion.completedPasses > 0) {
-        passServed = true;
-        await storage.settings.getOrCreate(LOADED, new Date(clock()).toISOString());
+      if (ingestion.completedPasses === 0) return;
+      passServed = true;
+      const value = JSON.stringify({ at: isoAt(clock()), token: fence.token });
+      if (!(await storage.settings.putFenced(LAST_PASS, { value, fence }))) {
+        log({ level: "warn", msg: "ingestion pass not recorded: a newer run holds the job", ...fence });
       }
     },
   });
@@ -98,7 +103,7 @@ export async function createCatalog(config: Config, deps: CatalogDeps): Promise<
       if (ready) return true;
       if (!view.loaded) return false;
       if (view.current().size > 0 || passServed) return ready = true;
-      if ((await storage.settings.get(LOADED)) === null) return false;
+      if ((await storage.settings.get(LAST_PASS)) === null) return false;
       // Another instance finished a pass: serve what it wrote before saying ready.
       await view.refresh();
       return ready = true;

@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import { type Clock, systemClock } from "../actors/kernel/mod.ts";
 import { jsonLogger, type Logger } from "../actors/kernel/mod.ts";
 import { ActorSystem } from "../actors/runtime/mod.ts";
-import { type PeriodicJob, Scheduler } from "../actors/runtime/mod.ts";
+import { LeaseLostError, type PeriodicJob, Scheduler } from "../actors/runtime/mod.ts";
 import { type AppEnv, createApp } from "../routes/app.ts";
 import type { Storage } from "../storage/storage.ts";
 import type { Config } from "./config.ts";
@@ -65,7 +65,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
     clock,
     holder: options.instanceId ?? crypto.randomUUID(),
     jobs,
-    onError: (job, error) => log({ level: "error", msg: "periodic job failed", job, error: String(error) }),
+    onError: (job, error) =>
+      log(
+        error instanceof LeaseLostError
+          ? { level: "warn", msg: "job lease lost: run aborted", job, error: String(error) }
+          : { level: "error", msg: "periodic job failed", job, error: String(error) },
+      ),
   });
   const readiness = async () => ({
     storage: await withTimeout(storage.ping(), 2_000).then(() => true, () => false),

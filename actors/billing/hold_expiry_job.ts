@@ -27,10 +27,10 @@ export function holdExpiryJob(options: HoldExpiryJobOptions): PeriodicJob {
   return {
     name: "hold_expiry",
     intervalMs: () => options.intervalMs,
-    run: async (nowMs, signal) => {
+    run: async (nowMs, { signal }) => {
       let failed = 0;
       let after: ExpiredHold | undefined;
-      while (!signal?.aborted) {
+      while (!signal.aborted) {
         const page = await options.billing.listExpiredHolds(nowMs, {
           limit: pageSize,
           ...(after ? { after } : {}),

@@ -3,7 +3,7 @@ import type { EventMessage, EventReply, ObserveReply } from "./event_actor.ts";
 import type { Logger } from "../kernel/mod.ts";
 import { eventIdFor } from "./market_admission.ts";
 import type { ActorKind, ActorSystem } from "../runtime/mod.ts";
-import type { PeriodicJob } from "../runtime/mod.ts";
+import type { JobRun, PeriodicJob } from "../runtime/mod.ts";
 import { type MarketSource, MarketSourceError, type SourceMarket } from "./sources/market_source.ts";
 import type { EventStore } from "../../storage/event_store.ts";
 
@@ -18,8 +18,11 @@ export interface IngestionOptions {
   log: Logger;
   intervalMs: number;
   maxBackoffMs: number;
-  /** Called after every pass that read a source (to refresh the catalog view). */
-  afterPass?: () => Promise<unknown>;
+  /**
+   * Called after every pass that read a source (to refresh the catalog view), with the run's lease:
+   * a record of the pass is written fenced by it, so a run that lost its job cannot overwrite it.
+   */
+  afterPass?: (run: JobRun) => Promise<unknown>;
 }
 
 /** What one pass did. */
@@ -60,8 +63,9 @@ export class MarketIngestionJob implements PeriodicJob {
     return this.#failures === 0 ? intervalMs : Math.min(intervalMs * 2 ** this.#failures, maxBackoffMs);
   }
 
-  async run(_nowMs?: number, signal?: AbortSignal): Promise<void> {
+  async run(_nowMs: number, run: JobRun): Promise<void> {
     const { source, log } = this.#options;
+    const { signal } = run;
     try {
       const stats = await this.pass(source, signal);
       this.#failures = 0;
@@ -79,7 +83,7 @@ export class MarketIngestionJob implements PeriodicJob {
       });
       await this.#fallBack(signal);
     }
-    await this.#options.afterPass?.();
+    await this.#options.afterPass?.(run);
   }
 
   /** Reads every page of `source` once; throws MarketSourceError if a page cannot be read. */

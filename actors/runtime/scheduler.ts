@@ -1,13 +1,25 @@
 import type { Clock } from "../kernel/mod.ts";
-import type { JobLeaseStore } from "../../storage/job_lease_store.ts";
+import type { Fence, JobLeaseStore } from "../../storage/job_lease_store.ts";
+
+export type { Fence } from "../../storage/job_lease_store.ts";
+
+/** What one run of a periodic job gets from the scheduler. */
+export interface JobRun {
+  /**
+   * Aborts when the scheduler stops or when the run's lease is lost (a renewal found the job
+   * granted to someone else, or failed): a long run should give up promptly.
+   */
+  readonly signal: AbortSignal;
+  /** The lease this run holds. Writes that a newer run must not be overwritten by carry it. */
+  readonly fence: Fence;
+}
 
 /** A periodic job. `run` must be idempotent: it may re-run after a crash. */
 export interface PeriodicJob {
   readonly name: string;
   /** Time between runs; may change between runs (backoff). */
   intervalMs(): number;
-  /** `signal` aborts when the scheduler stops: a long run should give up promptly. */
-  run(nowMs: number, signal?: AbortSignal): Promise<void>;
+  run(nowMs: number, run: JobRun): Promise<void>;
 }
 
 export interface SchedulerOptions {
@@ -18,21 +30,41 @@ export interface SchedulerOptions {
   jobs: readonly PeriodicJob[];
   /** How often the timer checks for due jobs when started. */
   pollMs?: number;
+  /** Lease time of every job (default: twice its interval, within 30 s .. 5 min). */
+  leaseMs?: number;
+  /** Where failed runs and lost leases are reported (the service logs them). */
   onError?: (job: string, error: unknown) => void;
+}
+
+/** The reason a run's signal aborts with when its lease is lost. */
+export class LeaseLostError extends Error {
+  constructor(fence: Fence, cause?: unknown) {
+    const why = cause === undefined ? "the job was granted to another holder" : `renewal failed: ${cause}`;
+    super(`Cannot renew job lease: ${fence.job} (token ${fence.token}): ${why}`, { cause });
+    this.name = "LeaseLostError";
+  }
+}
+
+/** A run in flight: its lease, its abort switch, and when its lease is next extended. */
+interface InFlight {
+  fence: Fence;
+  abort: AbortController;
+  renewAt: number;
 }
 
 /**
  * Runs periodic jobs, each under a storage lease so only one instance runs a job at a time.
  * `tick` is the whole logic (tests call it with a manual clock); `start` only adds a timer.
+ * Each run gets a fencing token and a signal that aborts when its lease is lost.
  */
 export class Scheduler {
   readonly #options: SchedulerOptions;
   readonly #nextRunAt = new Map<string, number>();
   readonly #running = new Set<Promise<void>>();
-  readonly #inFlight = new Set<string>();
+  readonly #inFlight = new Map<string, InFlight>();
+  /** The last grant of each job this instance took (it keeps the lease between runs). */
+  readonly #granted = new Map<string, number>();
   readonly #stopping = new AbortController();
-  /** When the lease of a job still running is next extended. */
-  readonly #renewAt = new Map<string, number>();
   #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: SchedulerOptions) {
@@ -64,58 +96,80 @@ export class Scheduler {
     this.#timer = undefined;
     this.#stopping.abort(new Error("Scheduler stopped"));
     await Promise.all(this.#running);
-    const { leases, holder, jobs } = this.#options;
-    await Promise.all(jobs.map((job) => leases.release(job.name, holder)));
+    const { leases } = this.#options;
+    await Promise.all([...this.#granted].map(([job, token]) => leases.release(job, { token })));
+    this.#granted.clear();
   }
 
   async #runIfDue(job: PeriodicJob): Promise<boolean> {
     const now = this.#options.clock();
-    if (this.#inFlight.has(job.name)) {
-      await this.#renewIfDue(job, now);
+    const inFlight = this.#inFlight.get(job.name);
+    if (inFlight) {
+      await this.#renewIfDue(job, inFlight, now);
       return false;
     }
     if (now < (this.#nextRunAt.get(job.name) ?? 0)) return false;
-    this.#inFlight.add(job.name);
+    return await this.#runUnderLease(job, now);
+  }
+
+  async #runUnderLease(job: PeriodicJob, now: number): Promise<boolean> {
+    const { leases, clock, holder } = this.#options;
+    const ttlMs = this.#leaseMs(job);
+    // Marked in flight before the storage call, so a concurrent tick neither runs nor renews it.
+    const abort = new AbortController();
+    const pending: InFlight = { fence: { job: job.name, token: 0 }, abort, renewAt: Infinity };
+    this.#inFlight.set(job.name, pending);
     try {
-      return await this.#runUnderLease(job, now);
+      const lease = await leases.tryAcquire(job.name, { holder, ttlMs });
+      if (!lease) {
+        this.#nextRunAt.set(job.name, now + job.intervalMs());
+        return false;
+      }
+      pending.fence = { job: job.name, token: lease.token };
+      pending.renewAt = now + ttlMs / 2;
+      this.#granted.set(job.name, lease.token);
+      await this.#run(job, now, pending);
+      this.#nextRunAt.set(job.name, clock() + job.intervalMs());
+      return true;
     } finally {
       this.#inFlight.delete(job.name);
     }
   }
 
-  async #runUnderLease(job: PeriodicJob, now: number): Promise<boolean> {
-    const { leases, clock, holder } = this.#options;
-    const ttl = leaseMs(job);
-    if (!(await leases.tryAcquire(job.name, holder, now, ttl))) {
-      this.#nextRunAt.set(job.name, now + job.intervalMs());
-      return false;
-    }
-    this.#renewAt.set(job.name, now + ttl / 2);
+  async #run(job: PeriodicJob, now: number, { fence, abort }: InFlight): Promise<void> {
+    const signal = AbortSignal.any([this.#stopping.signal, abort.signal]);
     try {
-      await job.run(now, this.#stopping.signal);
+      await job.run(now, { signal, fence });
     } catch (error) {
-      this.#options.onError?.(job.name, error);
-    }
-    this.#nextRunAt.set(job.name, clock() + job.intervalMs());
-    return true;
-  }
-
-  /** Keeps the lease of a run still in flight: a tick past half the lease time extends it. */
-  async #renewIfDue(job: PeriodicJob, now: number): Promise<void> {
-    const { leases, holder } = this.#options;
-    if (now < (this.#renewAt.get(job.name) ?? Infinity)) return;
-    const ttl = leaseMs(job);
-    this.#renewAt.set(job.name, now + ttl / 2);
-    if (!(await leases.tryAcquire(job.name, holder, now, ttl))) {
-      this.#options.onError?.(job.name, new Error("Cannot renew job lease: another instance holds it"));
+      // A run aborted for its lost lease was reported when the loss was found.
+      if (!abort.signal.aborted) this.#options.onError?.(job.name, error);
     }
   }
-}
 
-/**
- * How long a run holds its job: twice the interval, within 30 s .. 5 min. Runs renew it while
- * they last, so a backoff interval of many minutes does not delay failover after a crash.
- */
-function leaseMs(job: PeriodicJob): number {
-  return Math.min(Math.max(job.intervalMs() * 2, 30_000), 5 * 60_000);
+  /**
+   * Keeps the lease of a run still in flight: a tick past half the lease time extends it. A renewal
+   * that finds the lease lost, or that fails, aborts the run: it can no longer be sure that no other
+   * instance runs the job, and its fenced writes would be refused anyway.
+   */
+  async #renewIfDue(job: PeriodicJob, inFlight: InFlight, now: number): Promise<void> {
+    if (now < inFlight.renewAt || inFlight.abort.signal.aborted) return;
+    const ttlMs = this.#leaseMs(job);
+    inFlight.renewAt = now + ttlMs / 2;
+    const lost = await this.#options.leases.renew(job.name, { token: inFlight.fence.token, ttlMs }).then(
+      (renewed) => renewed ? null : new LeaseLostError(inFlight.fence),
+      (error) => new LeaseLostError(inFlight.fence, error),
+    );
+    if (!lost) return;
+    if (this.#granted.get(job.name) === inFlight.fence.token) this.#granted.delete(job.name);
+    inFlight.abort.abort(lost);
+    this.#options.onError?.(job.name, lost);
+  }
+
+  /**
+   * How long a run holds its job: twice the interval, within 30 s .. 5 min. Runs renew it while
+   * they last, so a backoff interval of many minutes does not delay failover after a crash.
+   */
+  #leaseMs(job: PeriodicJob): number {
+    return this.#options.leaseMs ?? Math.min(Math.max(job.intervalMs() * 2, 30_000), 5 * 60_000);
+  }
 }

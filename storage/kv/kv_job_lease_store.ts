@@ -1,31 +1,58 @@
-import type { JobLeaseStore } from "../job_lease_store.ts";
+import type { AcquireOptions, Fence, JobLeaseStore, RenewOptions } from "../job_lease_store.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
+import { currentFence, leaseKey, type StoredLease } from "./_job_lease_keys.ts";
 
-interface Lease {
-  holder: string;
-  expiresAtMs: number;
+/** Times a renewal re-reads the lease after its commit lost a race, before it reports the lease lost. */
+const MAX_RENEW_ATTEMPTS = 5;
+
+export interface KvJobLeaseStoreOptions {
+  /**
+   * The storage's clock. Deno KV has no server clock: this adapter always opens a local file
+   * (FGW_DATA_DIR), so every process sharing it runs on the same host and reads the same wall
+   * clock, which is therefore the storage's clock. Default: that wall clock.
+   */
+  now?: () => number;
 }
 
-/** Job leases in Deno KV, taken with a versionstamp check. */
+/** Job leases in Deno KV: versionstamp-checked writes of one entry per job. */
 export class KvJobLeaseStore implements JobLeaseStore {
   readonly #kv: Deno.Kv;
+  readonly #now: () => number;
 
-  constructor(kv: Deno.Kv) {
+  constructor(kv: Deno.Kv, options: KvJobLeaseStoreOptions = {}) {
     this.#kv = kv;
+    this.#now = options.now ?? (() => Date.now());
   }
 
-  async tryAcquire(job: string, holder: string, nowMs: number, ttlMs: number): Promise<boolean> {
-    const current = await this.#kv.get<Lease>(["job_lease", job]);
+  async tryAcquire(job: string, { holder, ttlMs }: AcquireOptions): Promise<{ token: number } | null> {
+    const current = await this.#kv.get<StoredLease>(leaseKey(job));
     const lease = current.value;
-    if (lease && lease.holder !== holder && lease.expiresAtMs > nowMs) return false;
-    const next: Lease = { holder, expiresAtMs: nowMs + ttlMs };
-    const result = await commitAtomic(() => this.#kv.atomic().check(current).set(["job_lease", job], next));
-    return result.ok;
+    const now = this.#now();
+    if (lease?.holder && lease.holder !== holder && lease.expiresAtMs > now) return null;
+    const next: StoredLease = { holder, token: (lease?.token ?? 0) + 1, expiresAtMs: now + ttlMs };
+    const result = await commitAtomic(() => this.#kv.atomic().check(current).set(leaseKey(job), next));
+    return result.ok ? { token: next.token } : null;
   }
 
-  async release(job: string, holder: string): Promise<void> {
-    const current = await this.#kv.get<Lease>(["job_lease", job]);
-    if (current.value?.holder !== holder) return;
-    await commitAtomic(() => this.#kv.atomic().check(current).delete(["job_lease", job]));
+  async renew(job: string, { token, ttlMs }: RenewOptions): Promise<boolean> {
+    for (let attempt = 0; attempt < MAX_RENEW_ATTEMPTS; attempt++) {
+      const current = await currentFence(this.#kv, { job, token });
+      if (!current) return false;
+      const next: StoredLease = { ...current.value, expiresAtMs: this.#now() + ttlMs };
+      const result = await commitAtomic(() => this.#kv.atomic().check(current).set(leaseKey(job), next));
+      if (result.ok) return true;
+    }
+    return false;
+  }
+
+  async release(job: string, { token }: { token: number }): Promise<void> {
+    const current = await currentFence(this.#kv, { job, token });
+    if (!current) return;
+    const next: StoredLease = { holder: null, token, expiresAtMs: 0 };
+    await commitAtomic(() => this.#kv.atomic().check(current).set(leaseKey(job), next));
+  }
+
+  async checkFence(fence: Fence): Promise<boolean> {
+    return (await currentFence(this.#kv, fence)) !== null;
   }
 }

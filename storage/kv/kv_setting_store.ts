@@ -1,7 +1,12 @@
+import type { Fence } from "../job_lease_store.ts";
 import type { SettingStore } from "../setting_store.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
+import { currentFence } from "./_job_lease_keys.ts";
 
-/** Settings in Deno KV: the first writer wins. */
+/** Times a fenced write re-reads the lease after its commit lost a race (a renewal, a takeover). */
+const MAX_FENCED_ATTEMPTS = 5;
+
+/** Settings in Deno KV: the first writer wins, except for fenced writes. */
 export class KvSettingStore implements SettingStore {
   readonly #kv: Deno.Kv;
 
@@ -19,5 +24,16 @@ export class KvSettingStore implements SettingStore {
     const stored = await this.#kv.get<string>(key);
     if (stored.value === null) throw new Error(`Cannot read setting: ${name}`);
     return stored.value;
+  }
+
+  /** One atomic operation: the lease entry's versionstamp is checked, the setting written. */
+  async putFenced(name: string, { value, fence }: { value: string; fence: Fence }): Promise<boolean> {
+    for (let attempt = 0; attempt < MAX_FENCED_ATTEMPTS; attempt++) {
+      const lease = await currentFence(this.#kv, fence);
+      if (!lease) return false;
+      const result = await commitAtomic(() => this.#kv.atomic().check(lease).set(["setting", name], value));
+      if (result.ok) return true;
+    }
+    throw new Error(`Cannot write setting: ${name}: the lease of ${fence.job} kept changing`);
   }
 }

@@ -7,6 +7,7 @@ import { ActorSystem } from "../../actors/runtime/mod.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { adapterTest } from "../support/adapters.ts";
 import { ledgerSum } from "../support/ledger.ts";
+import { runJobOnce } from "../support/jobs.ts";
 import { secondInstanceStorage } from "../support/second_instance.ts";
 
 /** One service instance's OrgActor asker over `storage`. */
@@ -35,14 +36,14 @@ adapterTest(
     await ask("org_b", { type: "reserve", amountMicro: 50n });
     const job = holdExpiryJob({ billing: storage.billing, askOrg: ask, intervalMs: 1_000, pageSize: 1 });
     clock.advance(10_000);
-    await job.run(clock.now());
-    await job.run(clock.now());
+    await runJobOnce(job, { leases: storage.jobLeases, nowMs: clock.now() });
+    await runJobOnce(job, { leases: storage.jobLeases, nowMs: clock.now() });
     assert.equal((await ask("org_a", { type: "balance" })).heldMicro, 200n);
     assert.equal((await ask("org_b", { type: "balance" })).heldMicro, 0n);
     assert.equal((await ask("org_b", { type: "balance" })).availableMicro, 1_000n);
     assert.equal(await ledgerSum(storage.billing, "org_b"), 1_000n);
     clock.advance(50_000);
-    await job.run(clock.now());
+    await runJobOnce(job, { leases: storage.jobLeases, nowMs: clock.now() });
     assert.equal((await ask("org_a", { type: "balance" })).heldMicro, 0n);
     assert.deepEqual(await storage.billing.listExpiredHolds(clock.now(), { limit: 10 }), []);
   },
@@ -68,14 +69,23 @@ adapterTest(
     const log = (line: LogLine) => void lines.push(line);
     const options = { billing: storage.billing, intervalMs: 1_000, pageSize: 1, log };
     clock.advance(10_000);
-    await assert.rejects(holdExpiryJob({ ...options, askOrg: failing }).run(clock.now()), /1 expired hold/);
+    await assert.rejects(
+      runJobOnce(holdExpiryJob({ ...options, askOrg: failing }), {
+        leases: storage.jobLeases,
+        nowMs: clock.now(),
+      }),
+      /1 expired hold/,
+    );
     assert.equal((await ask("org_a", { type: "balance" })).heldMicro, 100n);
     assert.deepEqual(lines.map((line) => [line.level, line.orgId, line.holdId]), [[
       "warn",
       "org_a",
       "h-bad",
     ]]);
-    await holdExpiryJob({ ...options, askOrg: ask }).run(clock.now());
+    await runJobOnce(holdExpiryJob({ ...options, askOrg: ask }), {
+      leases: storage.jobLeases,
+      nowMs: clock.now(),
+    });
     assert.equal((await ask("org_a", { type: "balance" })).heldMicro, 0n);
   },
 );
@@ -99,7 +109,7 @@ adapterTest(
           one("org_a", { type: "settle", holdId, costMicro: 7n, usage: { description: `call ${i}` } })
         ),
       ),
-      job.run(clock.now()),
+      runJobOnce(job, { leases: second.jobLeases, nowMs: clock.now() }),
     ]);
     assert.ok(replies.every((reply) => !reply.alreadySettled && reply.chargedMicro === 7n));
     assert.equal((await adapter.storage.billing.listUsage("org_a", { limit: 100 })).length, 60);
@@ -109,3 +119,19 @@ adapterTest(
     assert.deepEqual(await adapter.storage.billing.listHolds("org_a"), []);
   },
 );
+
+adapterTest("a hold expiry run whose signal is aborted releases nothing more", async ({ storage }) => {
+  const clock = new ManualClock();
+  const ask = asker(storage, clock);
+  await ask("org_a", { type: "create", name: "A" });
+  await ask("org_a", { type: "credit", amountMicro: 1_000n, reference: "initial" });
+  await ask("org_a", { type: "reserve", amountMicro: 100n, ttlMs: 1_000 });
+  clock.advance(1_000);
+  const job = holdExpiryJob({ billing: storage.billing, askOrg: ask, intervalMs: 1_000 });
+  const aborted = new AbortController();
+  aborted.abort(new Error("Scheduler stopped"));
+  await job.run(clock.now(), { signal: aborted.signal, fence: { job: job.name, token: 1 } });
+  assert.equal((await ask("org_a", { type: "balance" })).heldMicro, 100n, "the next run releases it");
+  await runJobOnce(job, { leases: storage.jobLeases, nowMs: clock.now() });
+  assert.equal((await ask("org_a", { type: "balance" })).heldMicro, 0n);
+});

@@ -7,9 +7,17 @@ import { createService } from "../../scripts/service.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { adapterTest } from "../support/adapters.ts";
 import { generateGammaMarkets, type RawGammaMarket, startFakeGamma } from "../support/fake_gamma.ts";
+import { runJobOnce } from "../support/jobs.ts";
 import { TEST_START_MS } from "../support/test_service.ts";
 
 const noWait = () => Promise.resolve();
+
+type Service = Awaited<ReturnType<typeof createService>>;
+
+/** One run of the service's ingestion job, under its lease, as the scheduler would start it. */
+async function ingest(service: Service, clock: ManualClock): Promise<void> {
+  await runJobOnce(service.catalog.ingestion, { leases: service.storage.jobLeases, nowMs: clock.now() });
+}
 
 async function serviceOn(storage: Storage, gammaUrl: string, clock: ManualClock, logs: LogLine[] = []) {
   const config = loadConfig({ FGW_IP_RPM: "0", FGW_GAMMA_URL: gammaUrl });
@@ -56,7 +64,7 @@ adapterTest("a price change on the source updates only that event", async (adapt
   const markets: RawGammaMarket[] = generateGammaMarkets(120, { seed: 3, nowMs: TEST_START_MS });
   await using gamma = startFakeGamma(markets);
   const service = await serviceOn(adapter.storage, gamma.url, clock);
-  await service.catalog.ingestion.run();
+  await ingest(service, clock);
   const admitted = (await adapter.storage.events.listChanged(null, 1_000)).map((s) => s.event);
   const target = admitted.find((event) => event.resolution.resolutionStatus === "unresolved")!;
   const raw = markets.find((market) => `polymarket-${market.id}` === target.id)!;
@@ -79,13 +87,13 @@ Deno.test("an unreachable source backs off, logs once per attempt, and the catal
   const { openKvStorage } = await import("../../storage/kv/kv_storage.ts");
   const logs: LogLine[] = [];
   const service = await serviceOn(await openKvStorage(":memory:"), gamma.url, clock, logs);
-  await service.catalog.ingestion.run();
+  await ingest(service, clock);
   const served = (await (await service.app.request("/v1/events?limit=200")).json()).items.length;
   assert.ok(served > 0);
   gamma.failNext(1_000, { kind: "status", status: 503 });
   const waits: number[] = [];
   for (let attempt = 0; attempt < 3; attempt++) {
-    await service.catalog.ingestion.run();
+    await ingest(service, clock);
     waits.push(service.catalog.ingestion.intervalMs());
   }
   assert.deepEqual(waits, [120_000, 240_000, 480_000]);
@@ -104,7 +112,7 @@ Deno.test("offline start with an empty catalog serves the shipped snapshot and b
   const unreachable = "http://127.0.0.1:9"; // discard port: connection refused
   const service = await serviceOn(await openKvStorage(":memory:"), unreachable, clock);
   assert.equal((await service.app.request("/readyz")).status, 503);
-  await service.catalog.ingestion.run();
+  await ingest(service, clock);
   assert.equal((await service.app.request("/readyz")).status, 200);
   const body = await (await service.app.request("/v1/events?limit=5")).json();
   assert.equal(body.items.length, 5);
@@ -122,7 +130,7 @@ adapterTest("a second instance's catalog view shows what the first instance inge
   const reader = await serviceOn(await adapter.openAnother(), gamma.url, clock);
   await reader.catalog.view.refresh();
   assert.equal(reader.catalog.view.current().size, 0);
-  await writer.catalog.ingestion.run();
+  await ingest(writer, clock);
   await reader.catalog.view.refresh();
   assert.equal(reader.catalog.view.current().size, await adapter.storage.events.count());
   const fromWriter = await (await writer.app.request("/v1/events?limit=3")).json();
@@ -169,3 +177,31 @@ Deno.test("a market whose write fails is counted and logged, the pass goes on, a
   assert.deepEqual([second.failed, second.admitted], [0, 1]);
   await service.close();
 });
+
+adapterTest(
+  "a pass from a run that lost its job is not recorded over the newer run's, and is logged",
+  async (adapter) => {
+    const clock = new ManualClock(TEST_START_MS);
+    await using gamma = startFakeGamma(generateGammaMarkets(50, { seed: 13, nowMs: TEST_START_MS }));
+    const oldLogs: LogLine[] = [];
+    const newLogs: LogLine[] = [];
+    const old = await serviceOn(adapter.storage, gamma.url, clock, oldLogs);
+    const newer = await serviceOn(await adapter.openAnother(), gamma.url, clock, newLogs);
+    const job = old.catalog.ingestion.name;
+    const leases = adapter.storage.jobLeases;
+    const oldLease = await leases.tryAcquire(job, { holder: "old", ttlMs: 60_000 });
+    // The old run stalls; its lease is given up and the newer instance's run takes the job.
+    await leases.release(job, { token: oldLease!.token });
+    const newLease = await leases.tryAcquire(job, { holder: "newer", ttlMs: 60_000 });
+    const signal = new AbortController().signal;
+    await newer.catalog.ingestion.run(clock.now(), { signal, fence: { job, token: newLease!.token } });
+    await old.catalog.ingestion.run(clock.now(), { signal, fence: { job, token: oldLease!.token } });
+    const record = JSON.parse((await adapter.storage.settings.get("catalog_last_pass"))!);
+    assert.equal(record.token, newLease!.token, "the newer run's record stands");
+    assert.ok(!newLogs.some((line) => line.msg.startsWith("ingestion pass not recorded")));
+    const refused = oldLogs.filter((line) => line.msg.startsWith("ingestion pass not recorded"));
+    assert.deepEqual(refused.map((line) => [line.level, line.token]), [["warn", oldLease!.token]]);
+    await old.close();
+    await newer.close();
+  },
+);

@@ -1,77 +1,16 @@
 import assert from "node:assert/strict";
 import { ManualClock } from "../../actors/kernel/mod.ts";
-import { type PeriodicJob, Scheduler } from "../../actors/runtime/mod.ts";
-import type { Storage } from "../../storage/storage.ts";
+import { type JobRun, Scheduler } from "../../actors/runtime/mod.ts";
 import { adapterTest } from "../support/adapters.ts";
+import {
+  instance,
+  INTERVAL_MS,
+  RunLedger,
+  runUntil,
+  START_MS,
+  twoInstances,
+} from "../support/scheduler_runs.ts";
 import { secondInstanceStorage } from "../support/second_instance.ts";
-
-const START_MS = Date.UTC(2026, 10, 20, 12);
-const INTERVAL_MS = 10_000;
-/** The scheduler's lease time for INTERVAL_MS: twice the interval, at least 30 s. */
-const LEASE_MS = Math.max(2 * INTERVAL_MS, 30_000);
-const STEP_MS = 1_000;
-
-/** Every run of the job "sync", by any instance: who ran it, and when (ms after START_MS). */
-class RunLedger {
-  readonly runs: string[] = [];
-  active = 0;
-  maxActive = 0;
-
-  /** The job as one instance runs it; `body` may throw or block. */
-  job(instance: string, body: (atMs: number) => Promise<void> = () => yieldToLoop()): PeriodicJob {
-    return {
-      name: "sync",
-      intervalMs: () => INTERVAL_MS,
-      run: async (nowMs) => {
-        this.active++;
-        this.maxActive = Math.max(this.maxActive, this.active);
-        this.runs.push(`${instance}@${(nowMs - START_MS) / 1000}s`);
-        try {
-          await body(nowMs);
-        } finally {
-          this.active--;
-        }
-      },
-    };
-  }
-}
-
-/** Yields to the event loop once, so concurrent ticks really interleave with storage calls. */
-function yieldToLoop(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-interface Instance {
-  scheduler: Scheduler;
-  errors: Array<[string, unknown]>;
-}
-
-function instance(storage: Storage, clock: ManualClock, holder: string, job: PeriodicJob): Instance {
-  const errors: Array<[string, unknown]> = [];
-  const scheduler = new Scheduler({
-    leases: storage.jobLeases,
-    clock: clock.now,
-    holder,
-    jobs: [job],
-    onError: (name, error) => errors.push([name, error]),
-  });
-  return { scheduler, errors };
-}
-
-function twoInstances(storage: Storage, other: Storage, ledger: RunLedger) {
-  const clock = new ManualClock(START_MS);
-  const a = instance(storage, clock, "instance-a", ledger.job("a"));
-  const b = instance(other, clock, "instance-b", ledger.job("b"));
-  return { clock, a, b };
-}
-
-/** Ticks the given instances (twice each, concurrently) at every step until `untilMs` after start. */
-async function runUntil(clock: ManualClock, untilMs: number, instances: Instance[]): Promise<void> {
-  while (clock.now() - START_MS <= untilMs) {
-    await Promise.all(instances.flatMap(({ scheduler }) => [scheduler.tick(), scheduler.tick()]));
-    clock.advance(STEP_MS);
-  }
-}
 
 adapterTest(
   "two instances sharing one store run the job exactly once per interval, never concurrently",
@@ -84,6 +23,8 @@ adapterTest(
     assert.deepEqual(times, Array.from({ length: 12 }, (_, index) => `${index * 10}s`));
     assert.equal(new Set(ledger.runs.map((run) => run.split("@")[0])).size, 1, "the holder keeps the job");
     assert.equal(ledger.maxActive, 1);
+    assert.deepEqual(ledger.tokens, ledger.tokens.toSorted((x, y) => x - y), "each run has a larger token");
+    assert.equal(new Set(ledger.tokens).size, 12);
     assert.deepEqual([...a.errors, ...b.errors], []);
   },
 );
@@ -99,20 +40,7 @@ adapterTest(
     await a.scheduler.stop();
     await runUntil(clock, 40_000, [b]);
     assert.deepEqual(ledger.runs, ["a@0s", "a@10s", "b@20s", "b@30s", "b@40s"]);
-  },
-);
-
-adapterTest(
-  "the other instance takes the job over once a crashed holder's lease expires",
-  async (adapter) => {
-    const ledger = new RunLedger();
-    const { clock, a, b } = twoInstances(adapter.storage, await secondInstanceStorage(adapter), ledger);
-    assert.deepEqual(await a.scheduler.tick(), ["sync"]);
-    await runUntil(clock, 15_000, [a, b]);
-    // Instance a crashes here: it never ticks again and never releases its lease (taken at 10 s).
-    const expiresAt = 10 + LEASE_MS / 1000;
-    await runUntil(clock, (expiresAt + 10) * 1000, [b]);
-    assert.deepEqual(ledger.runs, ["a@0s", "a@10s", `b@${expiresAt}s`, `b@${expiresAt + 10}s`]);
+    assert.ok(ledger.tokens[2]! > ledger.tokens[1]!, "b's token is larger than a's");
   },
 );
 
@@ -163,55 +91,6 @@ adapterTest("a tick while a run is still in flight does not start a second run",
   assert.equal(ledger.maxActive, 1);
 });
 
-adapterTest("a run longer than its lease keeps the job while the holder keeps ticking", async (adapter) => {
-  const ledger = new RunLedger();
-  const clock = new ManualClock(START_MS);
-  const started = Promise.withResolvers<void>();
-  const gate = Promise.withResolvers<void>();
-  const a = instance(
-    adapter.storage,
-    clock,
-    "instance-a",
-    ledger.job("a", () => (started.resolve(), gate.promise)),
-  );
-  const b = instance(await secondInstanceStorage(adapter), clock, "instance-b", ledger.job("b"));
-  const first = a.scheduler.tick();
-  await started.promise;
-  await runUntil(clock, 3 * LEASE_MS, [a, b]);
-  assert.deepEqual(ledger.runs, ["a@0s"], "b must not start while a's run is in flight");
-  gate.resolve();
-  await first;
-  const endedAt = clock.now() - START_MS;
-  await runUntil(clock, endedAt + INTERVAL_MS, [a, b]);
-  assert.deepEqual(ledger.runs, ["a@0s", `a@${(endedAt + INTERVAL_MS) / 1000}s`]);
-  assert.equal(ledger.maxActive, 1);
-  assert.deepEqual([...a.errors, ...b.errors], []);
-});
-
-adapterTest("a holder that did not tick before its lease expired reports the lost lease", async (adapter) => {
-  const ledger = new RunLedger();
-  const clock = new ManualClock(START_MS);
-  const started = Promise.withResolvers<void>();
-  const gate = Promise.withResolvers<void>();
-  const a = instance(
-    adapter.storage,
-    clock,
-    "instance-a",
-    ledger.job("a", () => (started.resolve(), gate.promise)),
-  );
-  const b = instance(await secondInstanceStorage(adapter), clock, "instance-b", ledger.job("b"));
-  const first = a.scheduler.tick();
-  await started.promise;
-  clock.advance(LEASE_MS);
-  assert.deepEqual(await b.scheduler.tick(), ["sync"], "a's lease expired: b takes the job");
-  assert.deepEqual(await a.scheduler.tick(), []);
-  assert.equal(a.errors.length, 1);
-  assert.equal(a.errors[0]?.[0], "sync");
-  assert.match(String(a.errors[0]?.[1]), /Cannot renew job lease/);
-  gate.resolve();
-  await first;
-});
-
 adapterTest("start runs due jobs on a timer and stop hands the lease over at once", async (adapter) => {
   const ledger = new RunLedger();
   const clock = new ManualClock(START_MS);
@@ -229,4 +108,20 @@ adapterTest("start runs due jobs on a timer and stop hands the lease over at onc
   await a.stop();
   assert.deepEqual(await b.scheduler.tick(), ["sync"]);
   assert.deepEqual(ledger.runs, ["a@0s", "b@0s"]);
+});
+
+adapterTest("stop aborts the signal of a run in flight and waits for it", async (adapter) => {
+  const ledger = new RunLedger();
+  const clock = new ManualClock(START_MS);
+  const started = Promise.withResolvers<JobRun>();
+  const job = ledger.job("a", async (run) => {
+    started.resolve(run);
+    await new Promise((resolve) => run.signal.addEventListener("abort", resolve));
+  });
+  const a = new Scheduler({ leases: adapter.storage.jobLeases, clock: clock.now, holder: "a", jobs: [job] });
+  a.start();
+  const run = await started.promise;
+  await a.stop();
+  assert.equal(run.signal.aborted, true);
+  assert.equal(ledger.active, 0, "the run ended before stop resolved");
 });
