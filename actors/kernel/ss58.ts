@@ -67,3 +67,23 @@ export function ss58PublicKey(address: string): Uint8Array {
   if (!decoded) throw new TypeError(`Invalid SS58 address: ${address.slice(0, MAX_LENGTH)}`);
   return decoded.publicKey;
 }
+
+/**
+ * The SS58 address of a 32-byte public key under `prefix` (default 42, Bittensor's): base58 of
+ * prefix ‖ key ‖ the first 2 bytes of blake2b-512("SS58PRE" ‖ prefix ‖ key). Throws a RangeError
+ * for a key that is not 32 bytes or a prefix outside 0..16383.
+ */
+export function encodeSs58(publicKey: Uint8Array, prefix: number = BITTENSOR_SS58_PREFIX): string {
+  if (publicKey.length !== PUBLIC_KEY_BYTES) {
+    throw new RangeError(`Invalid public key: expected ${PUBLIC_KEY_BYTES} bytes, got ${publicKey.length}`);
+  }
+  if (!Number.isInteger(prefix) || prefix < 0 || prefix > 16383) {
+    throw new RangeError(`Invalid SS58 prefix: expected 0..16383, got ${prefix}`);
+  }
+  const prefixBytes = prefix < 64
+    ? Uint8Array.of(prefix)
+    : Uint8Array.of(((prefix & 0b1111_1100) >> 2) | 0b0100_0000, (prefix >> 8) | ((prefix & 0b11) << 6));
+  const body = concatBytes(prefixBytes, publicKey);
+  const hash = blake2b(concatBytes(CHECKSUM_PREFIX, body), { dkLen: 64 });
+  return base58.encode(concatBytes(body, hash.subarray(0, CHECKSUM_BYTES)));
+}

@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { base58, hex } from "@scure/base";
 import { blake2b } from "@noble/hashes/blake2.js";
 import { concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
-import { BITTENSOR_SS58_PREFIX, decodeSs58, isSs58Address, ss58PublicKey } from "../../actors/kernel/mod.ts";
+import {
+  BITTENSOR_SS58_PREFIX,
+  decodeSs58,
+  encodeSs58,
+  isSs58Address,
+  ss58PublicKey,
+} from "../../actors/kernel/mod.ts";
 
 const ALICE_KEY = "d43593c715fdd31c61141abd04a99fd6822c8558854ccde39a5684e7a56da27d";
 
@@ -71,4 +77,16 @@ Deno.test("ss58 refuses bad checksums, alphabets, lengths and reserved prefixes"
     assert.equal(isSs58Address(address), false, address.slice(0, 60));
     assert.throws(() => ss58PublicKey(address), TypeError);
   }
+});
+
+Deno.test("ss58 encodes a public key to the address the decoder reads back, on one- and two-byte prefixes", () => {
+  const key = hex.decode(ALICE_KEY);
+  assert.equal(encodeSs58(key), "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY");
+  assert.equal(encodeSs58(key, 0), "15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5");
+  for (const prefix of [2, 42, 63, 64, 255, 1284, 16383]) {
+    assert.equal(encodeSs58(key, prefix), encode(prefix, key), String(prefix));
+    assert.deepEqual(decodeSs58(encodeSs58(key, prefix)), { prefix, publicKey: key });
+  }
+  assert.throws(() => encodeSs58(new Uint8Array(31)), RangeError);
+  assert.throws(() => encodeSs58(key, 16384), RangeError);
 });

@@ -1,0 +1,12 @@
+/**
+ * The validator loop's self-contained parts: sr25519 request signatures (canonical message, header
+ * rules, verification, a signing client), the Subtensor `NeuronInfoLite` decoding, the metagraph
+ * file, and the `MetagraphSource` port with its file adapter.
+ *
+ * @module
+ */
+export * from "./canonical_message.ts";
+export * from "./signature_headers.ts";
+export * from "./sr25519.ts";
+export * from "./signed_request.ts";
+export * from "./signing_client.ts";
