@@ -10,3 +10,8 @@ export * from "./signature_headers.ts";
 export * from "./sr25519.ts";
 export * from "./signed_request.ts";
 export * from "./signing_client.ts";
+export * from "./neuron.ts";
+export * from "./neuron_info_lite.ts";
+export * from "./metagraph_source.ts";
+export * from "./metagraph_file.ts";
+export * from "./file_metagraph_source.ts";
