@@ -35,8 +35,7 @@ const RHO_PRIOR = 10;
 
 /** Rows in the fixed order of a miner's sums: ascending resolvedAt, then event id (code points). */
 export function compareMinerOrder(a: ScoredPrediction, b: ScoredPrediction): number {
-  const resolved = (row: ScoredPrediction) => Date.parse(row.event.resolution.resolvedAt!);
-  return resolved(a) - resolved(b) || compareCodePoints(a.event.id, b.event.id);
+  return (a.resolvedAtMs ?? 0) - (b.resolvedAtMs ?? 0) || compareCodePoints(a.event.id, b.event.id);
 }
 
 /** `w = 0.5 ^ (ageDays / 7)` with `ageDays = (computedAt − resolvedAt) / 1 day`. */

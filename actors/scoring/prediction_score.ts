@@ -36,6 +36,8 @@ export interface ScoredPrediction {
   prediction: ScorerPrediction;
   event: ScorerEvent;
   predictedAtMs: number;
+  /** When the event was resolved (status `resolved`), else null. */
+  resolvedAtMs: number | null;
   result: PredictionResult;
   scored: ScoredValues | null;
 }
@@ -82,10 +84,12 @@ function scoredValues(prediction: ScorerPrediction, event: ScorerEvent): ScoredV
 export function scorePrediction(prediction: ScorerPrediction, event: ScorerEvent): ScoredPrediction {
   const reasons = validityReasons(prediction, event);
   const scored = reasons.length === 0 ? scoredValues(prediction, event) : null;
+  const { resolutionStatus, resolvedAt } = event.resolution;
   return {
     prediction,
     event,
     predictedAtMs: Date.parse(prediction.predictedAt),
+    resolvedAtMs: resolutionStatus === "resolved" && resolvedAt !== null ? Date.parse(resolvedAt) : null,
     result: {
       isValid: reasons.length === 0,
       reasons,

@@ -57,25 +57,31 @@ function eventResults(input: ScorerInput, counted: readonly ScoredPrediction[]):
   );
 }
 
-/** Counted rows on events resolved in `(computedAt − windowDays, computedAt]`. */
-function inWindow(counted: readonly ScoredPrediction[], input: ScorerInput): ScoredPrediction[] {
+function minerKey(hotkey: string, uid: number | null): string {
+  return JSON.stringify([hotkey, uid]);
+}
+
+/** Counted rows on events resolved in `(computedAt − windowDays, computedAt]`, by (hotkey, uid). */
+function windowRowsByMiner(counted: readonly ScoredPrediction[], input: ScorerInput) {
   const end = Date.parse(input.computedAt);
   const start = end - input.windowDays * DAY_MS;
-  return counted.filter((row) => {
-    if (!isResolved(row.event)) return false;
-    const resolvedAt = Date.parse(row.event.resolution.resolvedAt!);
-    return resolvedAt > start && resolvedAt <= end;
-  });
+  const byMiner = new Map<string, ScoredPrediction[]>();
+  for (const row of counted) {
+    if (row.resolvedAtMs === null || row.resolvedAtMs <= start || row.resolvedAtMs > end) continue;
+    const key = minerKey(row.prediction.minerHotkey, row.prediction.minerUid);
+    const rows = byMiner.get(key);
+    if (rows === undefined) byMiner.set(key, [row]);
+    else rows.push(row);
+  }
+  return byMiner;
 }
 
 function minerResults(input: ScorerInput, counted: readonly ScoredPrediction[]) {
-  const windowed = inWindow(counted, input);
+  const byMiner = windowRowsByMiner(counted, input);
   const computedAtMs = Date.parse(input.computedAt);
   const registrations = [...input.registrations].sort((a, b) => a.uid - b.uid);
   const scorings = registrations.map((registration) => {
-    const rows = windowed.filter((row) =>
-      row.prediction.minerHotkey === registration.hotkey && row.prediction.minerUid === registration.uid
-    );
+    const rows = byMiner.get(minerKey(registration.hotkey, registration.uid)) ?? [];
     const firstSeenAtMs = Date.parse(registration.firstSeenAt);
     return { registration, ...scoreMiner(rows, { computedAtMs, firstSeenAtMs }) };
   });

@@ -22,17 +22,22 @@ export function exactMeanR6(values: readonly number[]): number {
   return Math.round(micro / values.length) / 1e6 + 0;
 }
 
+/** A UTF-16 code unit moved so that unit order is code-point order (surrogates above U+FFFF's units). */
+function codePointRank(unit: number): number {
+  if (unit >= 0xe000) return unit - 0x800;
+  if (unit >= 0xd800) return unit + 0x2000;
+  return unit;
+}
+
 /** Compares two strings by Unicode code point (not UTF-16 code unit, which `<` does). */
 export function compareCodePoints(a: string, b: string): number {
-  const left = a[Symbol.iterator]();
-  const right = b[Symbol.iterator]();
-  for (;;) {
-    const x = left.next();
-    const y = right.next();
-    if (x.done || y.done) return x.done ? (y.done ? 0 : -1) : 1;
-    const difference = x.value.codePointAt(0)! - y.value.codePointAt(0)!;
-    if (difference !== 0) return difference;
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
   }
+  return a.length - b.length;
 }
 
 /** The keys of `record` in the event's outcome order, then any other keys in code-point order. */
