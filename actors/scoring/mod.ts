@@ -1,0 +1,17 @@
+/**
+ * Scoring: scorer v1 (pure functions, exactly SCORING.md) — per-prediction validity and Brier
+ * scores, the "latest" rule, per-event stats, the per-miner score table, forecasting payouts — and
+ * the u16 weights a validator would set from the scores.
+ *
+ * @module
+ */
+export * from "./emit_weights.ts";
+export * from "./event_stats.ts";
+export * from "./latest_rule.ts";
+export * from "./miner_scoring.ts";
+export * from "./payouts.ts";
+export * from "./prediction_score.ts";
+export * from "./prediction_validity.ts";
+export * from "./score_v1.ts";
+export * from "./scorer_input.ts";
+export * from "./scoring_math.ts";

@@ -1,0 +1,103 @@
+/**
+ * One prediction's scored values (SCORING.md "Per prediction"): validity, then for a valid
+ * prediction on a resolved event its winning-outcome probability, Brier score, whether it called
+ * the winner, and the market's Brier score at the time it was made.
+ */
+import type { ScorerEvent, ScorerPrediction } from "./scorer_input.ts";
+import { type ValidityReason, validityReasons } from "./prediction_validity.ts";
+import { normalise, r6 } from "./scoring_math.ts";
+
+/** A prediction's line of the scorer's output; scored values are null unless valid and resolved. */
+export interface PredictionResult {
+  isValid: boolean;
+  reasons: ValidityReason[];
+  pWin: number | null;
+  brier: number | null;
+  called: boolean | null;
+  marketBrier: number | null;
+}
+
+/** The values a valid prediction on a resolved event carries into the per-miner formulas. */
+export interface ScoredValues {
+  winner: string;
+  resolvedAtMs: number;
+  /** p′: the probabilities divided by their sum, by outcome id. */
+  probabilities: Map<string, number>;
+  /** m′: the market prices at prediction (else at admission) divided by their sum. */
+  market: Map<string, number>;
+  pWin: number;
+  brier: number;
+  called: boolean;
+  marketBrier: number;
+}
+
+/** A prediction with its event, its validity and (when valid on a resolved event) its scored values. */
+export interface ScoredPrediction {
+  prediction: ScorerPrediction;
+  event: ScorerEvent;
+  predictedAtMs: number;
+  /** When the event was resolved (status `resolved`), else null. */
+  resolvedAtMs: number | null;
+  result: PredictionResult;
+  scored: ScoredValues | null;
+}
+
+/** The event's outcome ids, in its order. */
+export function outcomeIdsOf(event: Pick<ScorerEvent, "outcomes">): string[] {
+  return event.outcomes.map((outcome) => outcome.outcomeId);
+}
+
+/** m′: prices at prediction normalised, or the admission prices when those are missing or sum to 0. */
+export function marketAtPrediction(prediction: ScorerPrediction, event: ScorerEvent): Map<string, number> {
+  const ids = outcomeIdsOf(event);
+  const atPrediction = prediction.outcomePricesAtPrediction;
+  const market = (atPrediction === null ? null : normalise(atPrediction, ids)) ??
+    normalise(event.outcomePricesAtAdmission, ids);
+  // The input schema requires admission prices summing to more than 0.
+  if (market === null) throw new RangeError(`Event has no market prices: ${event.id}`);
+  return market;
+}
+
+function scoredValues(prediction: ScorerPrediction, event: ScorerEvent): ScoredValues | null {
+  const { resolutionStatus, winningOutcomeId, resolvedAt } = event.resolution;
+  if (resolutionStatus !== "resolved" || winningOutcomeId === null || resolvedAt === null) return null;
+  // A valid prediction has exactly the outcome ids as keys, each a number in [0, 1].
+  const probabilities = normalise(
+    prediction.outcomeProbabilities as Record<string, number>,
+    outcomeIdsOf(event),
+  )!;
+  const market = marketAtPrediction(prediction, event);
+  const pWin = r6(probabilities.get(winningOutcomeId)!);
+  return {
+    winner: winningOutcomeId,
+    resolvedAtMs: Date.parse(resolvedAt),
+    probabilities,
+    market,
+    pWin,
+    brier: r6((1 - pWin) ** 2),
+    called: prediction.predictedOutcomeId === winningOutcomeId,
+    marketBrier: r6((1 - r6(market.get(winningOutcomeId)!)) ** 2),
+  };
+}
+
+/** Validates and scores one prediction against its event. */
+export function scorePrediction(prediction: ScorerPrediction, event: ScorerEvent): ScoredPrediction {
+  const reasons = validityReasons(prediction, event);
+  const scored = reasons.length === 0 ? scoredValues(prediction, event) : null;
+  const { resolutionStatus, resolvedAt } = event.resolution;
+  return {
+    prediction,
+    event,
+    predictedAtMs: Date.parse(prediction.predictedAt),
+    resolvedAtMs: resolutionStatus === "resolved" && resolvedAt !== null ? Date.parse(resolvedAt) : null,
+    result: {
+      isValid: reasons.length === 0,
+      reasons,
+      pWin: scored?.pWin ?? null,
+      brier: scored?.brier ?? null,
+      called: scored?.called ?? null,
+      marketBrier: scored?.marketBrier ?? null,
+    },
+    scored,
+  };
+}
