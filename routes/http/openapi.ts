@@ -104,10 +104,11 @@ export function defineRoute<const R extends RouteDeclaration>(declaration: R): D
     ...asArray(route.middleware),
   ];
   const codes = new Set([...impliedErrors(access, route.request), ...errors]);
+  const security = securityOf(access);
   return createRoute({
     ...route,
     ...(middleware.length > 0 ? { middleware } : {}),
-    ...(securityOf(access) ? { security: securityOf(access) } : {}),
+    ...(security ? { security } : {}),
     responses: { ...withHeaders(route.responses, access), ...errorResponses(codes, access) },
   } as RouteConfig) as unknown as DeclaredRoute<R>;
 }
