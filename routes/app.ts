@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "./http/app_env.ts";
 import type { Clock } from "../actors/kernel/mod.ts";
 import type { Logger } from "../actors/kernel/mod.ts";
@@ -15,7 +15,8 @@ import { adminOrgRoutes } from "./billing/admin_orgs.ts";
 import type { AskOrg } from "../actors/billing/mod.ts";
 import { createApiKeyAccess } from "./middleware/api_key_auth.ts";
 import { ipThrottle } from "./middleware/ip_throttle.ts";
-import { jsonBodyLimit } from "./middleware/json_body.ts";
+import { openApiApp } from "./http/openapi.ts";
+import { serveApiDocs } from "./api_docs.ts";
 import { apiKeyActorKind } from "../actors/keys/mod.ts";
 import { creditRoutes } from "./billing/credits.ts";
 import { keyUsageCounter } from "../actors/keys/mod.ts";
@@ -47,9 +48,12 @@ export interface HttpOptions {
 
 export type { AppEnv };
 
-/** The HTTP surface, read as a route table. */
-export function createApp(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+/**
+ * The HTTP surface, read as a route table. Every route is declared with `defineRoute`
+ * (routes/http/openapi.ts) and listed in `GET /openapi.json`.
+ */
+export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
+  const app = openApiApp<AppEnv>();
   app.use(requestId({ limitLength: 128 }));
   app.onError(onError(deps.log));
   app.notFound((c) => errorResponse(c, new ServiceError("not_found", "No such route")));
@@ -60,7 +64,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       clock: deps.clock,
     }));
   }
-  app.use("/admin/v1/*", adminAuth(deps.http.adminToken), jsonBodyLimit());
+  app.use("/admin/v1/*", adminAuth(deps.http.adminToken));
   app.route("/", healthRoutes(deps.readiness));
   app.route("/v1/events", eventRoutes(deps.events));
   const countKeyUse = keyUsageCounter(deps.actors, deps.storage.billing);
@@ -84,5 +88,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       listKeys: (orgId) => listOrgKeys(deps.storage.apiKeys, orgId),
     }),
   );
+  serveApiDocs(app);
   return app;
 }

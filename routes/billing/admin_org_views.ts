@@ -1,6 +1,26 @@
+import { z } from "zod";
 import { isoAt } from "../../actors/kernel/mod.ts";
 import type { BalanceReply, OrgView } from "../../actors/billing/mod.ts";
 import type { LedgerEntry, UsageRecord } from "../../storage/billing_store.ts";
+import type { ApiKeySummary } from "../../storage/api_key_store.ts";
+import { ApiKeySummarySchema } from "../keys/admin_keys_api.ts";
+
+/** A money amount as the API sends it: a signed decimal string of micro-units (DESIGN §2). */
+export function microString(description: string) {
+  return z.string().meta({
+    description: `${description} Micro-units, a decimal string.`,
+    example: "1500000",
+  });
+}
+
+const instant = z.string().meta({ description: "ISO 8601 UTC with milliseconds" });
+
+const BalanceFields = {
+  balanceMicro: microString("Settled balance."),
+  heldMicro: microString("Held by calls in flight."),
+  availableMicro: microString("Balance minus holds."),
+  lastUsageAt: instant.nullable(),
+};
 
 /** Money as decimal strings; timestamps ISO 8601 (DESIGN §2). */
 export function balanceJson(balance: BalanceReply) {
@@ -12,8 +32,18 @@ export function balanceJson(balance: BalanceReply) {
   };
 }
 
+export const OrgSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: instant,
+  ...BalanceFields,
+  defaultMinerHotkey: z.string().nullable(),
+  miners: z.array(z.object({ hotkey: z.string(), registeredAt: instant, default: z.boolean() })),
+  keys: z.array(ApiKeySummarySchema).optional().meta({ description: "The org's API keys (on `GET` only)." }),
+}).meta({ id: "Org" });
+
 /** An organisation as the admin API shows it; `keys` come from the API-key area, without secrets. */
-export function orgJson(view: OrgView, keys?: readonly unknown[]) {
+export function orgJson(view: OrgView, keys?: readonly ApiKeySummary[]) {
   const { org } = view;
   return {
     id: org.id,
@@ -26,9 +56,19 @@ export function orgJson(view: OrgView, keys?: readonly unknown[]) {
       registeredAt: isoAt(miner.registeredAtMs),
       default: miner.hotkey === org.defaultMinerHotkey,
     })),
-    ...(keys ? { keys } : {}),
+    ...(keys ? { keys: [...keys] } : {}),
   };
 }
+
+export const LedgerEntrySchema = z.object({
+  seq: z.number().int(),
+  at: instant,
+  kind: z.enum(["credit", "debit"]),
+  amountMicro: microString("Signed amount added to the balance."),
+  balanceAfterMicro: microString("Balance after this entry."),
+  reference: z.string().nullable().meta({ description: "The top-up reference of a credit." }),
+  holdId: z.string().nullable().meta({ description: "The hold a debit settled." }),
+}).meta({ id: "LedgerEntry" });
 
 export function ledgerJson(entry: LedgerEntry) {
   return {
@@ -41,6 +81,26 @@ export function ledgerJson(entry: LedgerEntry) {
     holdId: entry.holdId,
   };
 }
+
+/** The response to a credit: the entry and the balance after it. */
+export const CreditResultSchema = z.object({
+  duplicate: z.boolean().meta({
+    description: "True when the reference was credited before: nothing changed.",
+  }),
+  entry: LedgerEntrySchema,
+  ...BalanceFields,
+}).meta({ id: "CreditResult" });
+
+export const UsageRecordSchema = z.object({
+  seq: z.number().int(),
+  at: instant,
+  amountMicro: microString("The cost charged."),
+  description: z.string(),
+  keyId: z.string().nullable(),
+  minerHotkey: z.string().nullable(),
+  holdId: z.string(),
+  metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+}).meta({ id: "UsageRecord" });
 
 export function usageJson(record: UsageRecord) {
   return {

@@ -1,9 +1,17 @@
-import { Hono } from "hono";
-import { type ApiKeyAccess, apiKeyAuth, type KeyEnv } from "../middleware/api_key_auth.ts";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
+import type { ApiKeyAccess, KeyEnv } from "../middleware/api_key_auth.ts";
+import { defineRoute, jsonResponse, openApiApp } from "../http/openapi.ts";
+import { microString } from "./admin_org_views.ts";
 
 export interface CreditRoutesDeps {
   access: ApiKeyAccess;
 }
+
+const Balance = z.object({
+  balanceMicro: microString("Spendable balance: settled balance minus holds; below zero after an overage."),
+  lastUsageAt: z.string().nullable().meta({ description: "When the last call was settled (ISO 8601)." }),
+}).meta({ id: "CreditBalance" });
 
 /**
  * `GET /v1/credits/balance` (scope billing:read), mounted at `/v1/credits`. `balanceMicro` is the
@@ -13,10 +21,17 @@ export interface CreditRoutesDeps {
  * admitted the request (the key's KeyUsageActor counts its use and reads the balance in one step), so
  * it is never older than the request.
  */
-export function creditRoutes(deps: CreditRoutesDeps): Hono<KeyEnv> {
-  return new Hono<KeyEnv>()
-    .get("/balance", apiKeyAuth({ scope: "billing:read", access: deps.access }), (c) => {
-      const balance = c.get("orgBalance");
-      return c.json({ balanceMicro: balance.availableMicro.toString(), lastUsageAt: balance.lastUsageAt });
-    });
+export function creditRoutes(deps: CreditRoutesDeps): OpenAPIHono<KeyEnv> {
+  const balanceRoute = defineRoute({
+    method: "get",
+    path: "/balance",
+    tags: ["billing"],
+    summary: "The organisation's spendable credit balance",
+    access: { apiKey: "billing:read", keys: deps.access },
+    responses: { 200: jsonResponse(Balance, "The balance read when the request was admitted.") },
+  });
+  return openApiApp<KeyEnv>().openapi(balanceRoute, (c) => {
+    const balance = c.get("orgBalance");
+    return c.json({ balanceMicro: balance.availableMicro.toString(), lastUsageAt: balance.lastUsageAt }, 200);
+  });
 }

@@ -1,6 +1,5 @@
-import { Hono } from "hono";
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import { LRUCache } from "lru-cache";
-import { z } from "zod";
 import { type Clock, isoAt } from "../../actors/kernel/mod.ts";
 import type { CatalogView } from "../../actors/catalog/mod.ts";
 import type { CatalogSnapshot, IndexedEvent } from "../../actors/catalog/mod.ts";
@@ -18,6 +17,8 @@ import {
   toEventQuery,
 } from "./events_query.ts";
 import { parseOrThrow, singleValuedQuery } from "../http/validation.ts";
+import { openApiApp, openapiSelfParsed } from "../http/openapi.ts";
+import { listEventsRoute, randomEventRoute } from "./events_api.ts";
 
 export const SCORER_VERSION = "1.0.0";
 
@@ -68,34 +69,25 @@ const CACHE_BYTES = 64 * 2 ** 20;
 const CSV = "text/csv; charset=utf-8";
 const JSON_TYPE = "application/json; charset=utf-8";
 
-const randomQuerySchema = z.strictObject({
-  seed: z.string().regex(/^\d{1,15}$/, "must be a non-negative integer").transform(Number).optional(),
-});
-
 /** `GET /v1/events` and `GET /v1/events/random`, served from the catalog view. */
-export function eventRoutes(deps: EventRoutesDeps): Hono<AppEnv> {
+export function eventRoutes(deps: EventRoutesDeps): OpenAPIHono<AppEnv> {
   const render = pageRenderer(deps);
   const pool = poolMemo(deps);
-  return new Hono<AppEnv>()
-    .get("/", (c) => {
-      const at = c.req.url.indexOf("?");
-      const page = render(at === -1 ? "" : c.req.url.slice(at), () => {
-        const query = singleValuedQuery(c.req.queries());
-        return parseOrThrow(eventsQuerySchema, query, "query parameters");
-      });
-      if (page.csv) c.header("X-Next-Cursor", page.nextCursor ?? "");
-      return c.body(page.body, 200, { "Content-Type": page.csv ? CSV : JSON_TYPE });
-    })
-    .get("/random", (c) => {
-      const { seed } = parseOrThrow(
-        randomQuerySchema,
-        singleValuedQuery(c.req.queries()),
-        "query parameters",
-      );
-      const picked = pickFromPool(pool(), seed);
-      if (!picked) throw new ServiceError("pool_empty", "No live event is in the assignment pool");
-      return c.json(picked.event);
+  const app = openApiApp<AppEnv>();
+  openapiSelfParsed(app, listEventsRoute, (c) => {
+    const at = c.req.url.indexOf("?");
+    const page = render(at === -1 ? "" : c.req.url.slice(at), () => {
+      const query = singleValuedQuery(c.req.queries());
+      return parseOrThrow(eventsQuerySchema, query, "query parameters");
     });
+    if (page.csv) c.header("X-Next-Cursor", page.nextCursor ?? "");
+    return c.body(page.body, 200, { "Content-Type": page.csv ? CSV : JSON_TYPE });
+  });
+  return app.openapi(randomEventRoute, (c) => {
+    const picked = pickFromPool(pool(), c.req.valid("query").seed);
+    if (!picked) throw new ServiceError("pool_empty", "No live event is in the assignment pool");
+    return c.json(picked.event, 200);
+  });
 }
 
 type PageRenderer = (search: string, parse: () => EventsParams) => RenderedPage;

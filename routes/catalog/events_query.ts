@@ -10,21 +10,33 @@ const status = z.enum(["unresolved", "resolved", "voided"]);
 
 /** Query parameters of `GET /v1/events` (spec §4); unknown parameters are refused. */
 export const eventsQuerySchema = z.strictObject({
-  format: z.enum(["json", "csv"]).default("json"),
-  resolvedSince: z.iso.datetime({ offset: true, error: "must be an ISO 8601 instant" }).optional(),
-  status: status.optional(),
-  sortBy: z.enum(["endDate", "startDate", "volume", "liquidity", "resolvedAt"]).default("endDate"),
-  max_price: price.optional(),
-  min_price: price.optional(),
-  volume: number.optional(),
-  liquidity: number.optional(),
-  hasResolution: flag.optional(),
-  q: z.string().min(1).max(200).optional(),
-  tagId: integer(-(2 ** 53) + 1, 2 ** 53 - 1).optional(),
-  source: z.string().min(1).max(100).optional(),
-  includeEnded: flag.optional(),
-  cursor: z.string().min(1).max(2_048).optional(),
-  limit: integer(1, 200).default(50),
+  format: z.enum(["json", "csv"]).default("json").meta({
+    description: "`csv`: the next cursor is in `X-Next-Cursor`.",
+  }),
+  resolvedSince: z.iso.datetime({ offset: true, error: "must be an ISO 8601 instant" }).optional()
+    .meta({ description: "Resolutions at or after this instant; requires `sortBy=resolvedAt`." }),
+  status: status.optional().meta({ description: "`resolved` and `voided` also list ended markets." }),
+  sortBy: z.enum(["endDate", "startDate", "volume", "liquidity", "resolvedAt"]).default("endDate")
+    .meta({ description: "Dates ascending, volume and liquidity descending; ties by id." }),
+  max_price: price.optional().meta({ description: "0..1: every current outcome price is at most this." }),
+  min_price: price.optional().meta({ description: "0..1: every current outcome price is at least this." }),
+  volume: number.optional().meta({ description: "Least `volumeUsd`." }),
+  liquidity: number.optional().meta({ description: "Least `liquidityUsd`." }),
+  hasResolution: flag.optional().meta({ description: "`1`: only resolved; `0`: only unresolved." }),
+  q: z.string().min(1).max(200).optional()
+    .meta({ description: "Case-insensitive substring of the question or description." }),
+  tagId: integer(-(2 ** 53) + 1, 2 ** 53 - 1).optional().meta({
+    description: "A tag the event had at admission.",
+  }),
+  source: z.string().min(1).max(100).optional().meta({
+    description: "Exact source name, e.g. `polymarket`.",
+  }),
+  includeEnded: flag.optional().meta({
+    description: "`1` lists events past their end date too (default `0`).",
+  }),
+  cursor: z.string().min(1).max(2_048).optional()
+    .meta({ description: "`nextCursor` of the previous page, with the same other parameters." }),
+  limit: integer(1, 200).default(50).meta({ description: "1..200." }),
 }).superRefine((query, ctx) => {
   if (query.resolvedSince !== undefined && query.sortBy !== "resolvedAt") {
     ctx.addIssue({ code: "custom", path: ["resolvedSince"], message: "requires sortBy=resolvedAt" });

@@ -5,11 +5,16 @@ import { ServiceError } from "../../actors/kernel/mod.ts";
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, what: string): z.infer<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const fields = result.error.issues.map((issue) => ({
+  throw invalidInput(result.error, what);
+}
+
+/** 400 `invalid_request` naming every field `error` found bad (`what` when the issue is not one field's). */
+export function invalidInput(error: z.ZodError, what: string): ServiceError {
+  const fields = error.issues.map((issue) => ({
     field: issue.path.join(".") || what,
     problem: issue.message,
   }));
-  throw new ServiceError("invalid_request", `Invalid ${what}`, { details: { fields } });
+  return new ServiceError("invalid_request", `Invalid ${what}`, { details: { fields } });
 }
 
 /** The query string as one value per name; 400 when a name is repeated (which one should win?). */

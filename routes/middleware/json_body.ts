@@ -1,13 +1,16 @@
-import type { Context, Env, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { z } from "zod";
 import { ServiceError } from "../../actors/kernel/mod.ts";
-import { parseOrThrow } from "../http/validation.ts";
 
-/** Default cap on a JSON request body (admin and key routes): 64 KiB. */
+/** Default cap on a JSON request body: 64 KiB. */
 export const DEFAULT_JSON_BODY_BYTES = 64 * 1024;
 
-const JSON_TYPE = /^application\/(?:[a-z0-9.+-]+\+)?json\s*(?:;.*)?$/i;
+/**
+ * The JSON media types a route with a JSON body takes: `application/json` or `application/<x>+json`,
+ * with optional `name=value` parameters. The same rule `@hono/zod-openapi` gates bodies with, so
+ * that a type this middleware lets through is never refused or skipped by the validator after it.
+ */
+const JSON_TYPE = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
 
 /**
  * Caps request bodies at `maxBytes` (Content-Length, or counted while streaming):
@@ -28,16 +31,8 @@ export function jsonBodyLimit(maxBytes: number = DEFAULT_JSON_BODY_BYTES): Middl
   });
 }
 
-/**
- * Reads the body as JSON and validates it with `schema`: a non-JSON `Content-Type` answers 415
- * `unsupported_media_type`; malformed JSON or a schema failure answers 400 `invalid_request`
- * (details name the fields).
- */
-export async function readJsonBody<S extends z.ZodType>(
-  c: Context,
-  schema: S,
-  what = "body",
-): Promise<z.infer<S>> {
+/** 415 `unsupported_media_type` unless the request says its body is JSON (a missing type included). */
+const requireJsonType: MiddlewareHandler = async (c, next) => {
   const contentType = c.req.header("content-type") ?? "";
   if (!JSON_TYPE.test(contentType)) {
     throw new ServiceError(
@@ -48,27 +43,26 @@ export async function readJsonBody<S extends z.ZodType>(
       },
     );
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await c.req.text());
-  } catch {
-    throw new ServiceError("invalid_request", `Malformed JSON in request ${what}`);
-  }
-  return parseOrThrow(schema, raw, what);
-}
-
-/** The input and output types `jsonBody(schema)` adds to a route, for `c.req.valid("json")`. */
-export type JsonInput<S extends z.ZodType> = { in: { json: z.input<S> }; out: { json: z.output<S> } };
+  await next();
+};
 
 /**
- * Route middleware form of `readJsonBody`: the handler reads the typed value with
- * `c.req.valid("json")`. Pair it with `jsonBodyLimit` (mounted once per area).
+ * 400 `invalid_request` when the body is not well-formed JSON. The parsed body is cached by Hono,
+ * so the route's validator reads it without parsing again.
  */
-export function jsonBody<S extends z.ZodType, E extends Env = Env, P extends string = string>(
-  schema: S,
-): MiddlewareHandler<E, P, JsonInput<S>> {
-  return async (c, next) => {
-    c.req.addValidatedData("json", await readJsonBody(c, schema) as object);
-    await next();
-  };
+const requireWellFormedJson: MiddlewareHandler = async (c, next) => {
+  try {
+    await c.req.json();
+  } catch {
+    throw new ServiceError("invalid_request", "Malformed JSON in request body");
+  }
+  await next();
+};
+
+/**
+ * What runs before the body validator of a route that takes JSON: the media type (415), the size
+ * cap (413), then well-formed JSON (400). `defineRoute` adds it to every route with a body.
+ */
+export function jsonBodyGate(maxBytes: number = DEFAULT_JSON_BODY_BYTES): MiddlewareHandler[] {
+  return [requireJsonType, jsonBodyLimit(maxBytes), requireWellFormedJson];
 }

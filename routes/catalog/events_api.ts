@@ -1,0 +1,89 @@
+import { z } from "zod";
+import { HEADER, headerRef } from "../http/openapi_components.ts";
+import { defineRoute, jsonResponse } from "../http/openapi.ts";
+import { eventsQuerySchema } from "./events_query.ts";
+
+const instant = z.string().meta({
+  description: "ISO 8601 UTC with milliseconds",
+  example: "2026-11-21T06:00:00.000Z",
+});
+const prices = z.record(z.string(), z.number()).meta({ description: "Price (0..1) by outcomeId." });
+
+/** An event as `/v1/events` serves it (storage/event_record.ts; spec §2). */
+export const EventSchema = z.object({
+  id: z.string(),
+  source: z.string().meta({ description: "Where the event came from: `polymarket` or `snapshot`." }),
+  sourceMarketId: z.string(),
+  question: z.string(),
+  description: z.string(),
+  outcomes: z.array(z.object({ outcomeId: z.string(), name: z.string() })),
+  endDate: instant,
+  startDate: instant,
+  tagsAtAdmission: z.array(z.number().int()),
+  liquidityUsd: z.number(),
+  volumeUsd: z.number(),
+  volumeRecentUsd: z.number(),
+  currentLiquidityUsd: z.number(),
+  currentVolumeUsd: z.number(),
+  currentOutcomePrices: prices,
+  admittedAt: instant,
+  lastSeenAt: instant,
+  resolution: z.object({
+    resolvedAt: instant.nullable(),
+    resolutionStatus: z.enum(["unresolved", "resolved", "voided"]),
+    winningOutcomeId: z.string().nullable(),
+    winningOutcomeName: z.string().nullable(),
+    finalOutcomePrices: prices.nullable(),
+  }),
+  outcomePricesAtAdmission: prices,
+}).meta({ id: "Event" });
+
+export const EventPage = z.object({
+  items: z.array(EventSchema),
+  nextCursor: z.string().nullable().meta({
+    description: "Pass back as `cursor` for the next page; null on the last.",
+  }),
+  meta: z.object({ computedAt: instant, scorerVersion: z.string() }),
+}).meta({ id: "EventPage" });
+
+/**
+ * `GET /v1/events`. Its handler parses the query itself with `eventsQuerySchema` behind its page
+ * cache (a cached page parses nothing), so it is mounted with `openapiSelfParsed`.
+ */
+export const listEventsRoute = defineRoute({
+  method: "get",
+  path: "/",
+  tags: ["catalog"],
+  summary: "List events of the catalog",
+  description: "Live events by default, filtered and sorted as the parameters say; keyset pages. " +
+    "`format=csv` answers CSV with the next cursor in `X-Next-Cursor`. See docs/events.md.",
+  access: "public",
+  request: { query: eventsQuerySchema },
+  responses: {
+    200: {
+      description: "A page of events (JSON, or CSV when `format=csv`).",
+      headers: { [HEADER.nextCursor]: headerRef(HEADER.nextCursor) },
+      content: {
+        "application/json": { schema: EventPage },
+        "text/csv": { schema: z.string().meta({ description: "A header row, then one row per event." }) },
+      },
+    },
+  },
+});
+
+/** Query of `GET /v1/events/random`. */
+export const randomQuerySchema = z.strictObject({
+  seed: z.string().regex(/^\d{1,15}$/, "must be a non-negative integer").transform(Number).optional()
+    .meta({ description: "Picks the same event for the same seed and pool." }),
+});
+
+export const randomEventRoute = defineRoute({
+  method: "get",
+  path: "/random",
+  tags: ["catalog"],
+  summary: "One event from the assignment pool",
+  access: "public",
+  errors: ["pool_empty"],
+  request: { query: randomQuerySchema },
+  responses: { 200: jsonResponse(EventSchema, "An event of the pool.") },
+});

@@ -1,0 +1,112 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
+import type { ErrorCode } from "../../actors/kernel/mod.ts";
+import { STATUS_OF } from "../middleware/error_handler.ts";
+
+/** What each error code means, as the OpenAPI document tells it (docs/conventions.md has the table). */
+export const ERROR_MEANING: Record<ErrorCode, string> = {
+  invalid_request: "a parameter or the body is invalid; `details.fields` names each bad field",
+  unauthenticated: "credentials are missing or not accepted",
+  invalid_signature: "the request signature does not verify",
+  timestamp_out_of_window: "the signed timestamp is too far from the server's clock",
+  nonce_reused: "the signed nonce was used before",
+  insufficient_credits: "the organisation's available balance cannot cover the call",
+  insufficient_scope: "the API key lacks the scope the route needs (`details.requiredScope`)",
+  hotkey_not_in_metagraph: "the signing hotkey is not in the metagraph",
+  validator_permit_required: "the signing hotkey has no validator permit",
+  miner_not_registered: "the miner hotkey is not registered to an organisation",
+  wrong_auth_scheme: "a request signature was sent to an API-key route, or the reverse",
+  not_found: "no such resource (an id that cannot name one is not found either)",
+  pool_empty: "no live event is in the assignment pool",
+  conflict: "a uniqueness rule or a concurrent change refused the write",
+  lease_not_held: "the caller does not hold the lease",
+  payload_too_large: "the body is over its limit (`details.maxBytes`)",
+  unsupported_media_type: "the body is not sent as `Content-Type: application/json`",
+  rate_limited: "a rate limit (per API key, or per client address) is spent; wait `Retry-After` seconds",
+  upstream_error: "the upstream provider failed; the call is not charged",
+  upstream_timeout: "the upstream provider did not answer in time; the call is not charged",
+  metagraph_unavailable: "the metagraph is not synced: signature routes fail closed",
+  not_ready: "the service is not ready (`details.checks` names the failing checks)",
+  internal_error: "a bug, logged with the request id; details never leak",
+};
+
+/** Every error code, for the `ErrorBody` schema. */
+const ERROR_CODES = Object.keys(STATUS_OF) as [ErrorCode, ...ErrorCode[]];
+
+/** The error body of DESIGN §3, shared by every non-2xx response. */
+export const ErrorBody = z.object({
+  error: z.object({
+    code: z.enum(ERROR_CODES).meta({ description: "Stable snake_case code; see docs/conventions.md." }),
+    message: z.string().meta({ description: "A sentence for people; do not parse it." }),
+    details: z.record(z.string(), z.unknown()).optional().meta({
+      description: "Facts about the error, e.g. `fields: [{field, problem}]` for `invalid_request`.",
+    }),
+  }),
+  requestId: z.string().meta({ description: "The `X-Request-Id` of the response." }),
+}).meta({ id: "ErrorBody", description: "The body of every non-2xx response (DESIGN §3)." });
+
+/** Names of the response header components. */
+export const HEADER = {
+  requestId: "X-Request-Id",
+  rateLimitLimit: "X-RateLimit-Limit",
+  rateLimitRemaining: "X-RateLimit-Remaining",
+  retryAfter: "Retry-After",
+  wwwAuthenticate: "WWW-Authenticate",
+  nextCursor: "X-Next-Cursor",
+} as const;
+
+type HeaderName = typeof HEADER[keyof typeof HEADER];
+
+const HEADERS: Record<HeaderName, { description: string; schema: Record<string, unknown> }> = {
+  "X-Request-Id": {
+    description: "The request's id: a well-formed incoming `X-Request-Id` (8–128 of `[A-Za-z0-9._-]`) " +
+      "is kept, otherwise one is made. Quote it when reporting a problem.",
+    schema: { type: "string", maxLength: 128 },
+  },
+  "X-RateLimit-Limit": {
+    description: "Requests per minute the API key may make (sent once the key is authenticated).",
+    schema: { type: "integer", minimum: 1 },
+  },
+  "X-RateLimit-Remaining": {
+    description: "Requests the API key has left in the current one-minute window.",
+    schema: { type: "integer", minimum: 0 },
+  },
+  "Retry-After": {
+    description: "Seconds to wait before trying again.",
+    schema: { type: "integer", minimum: 1 },
+  },
+  "WWW-Authenticate": {
+    description: "The scheme the route expects: `Bearer`.",
+    schema: { type: "string" },
+  },
+  "X-Next-Cursor": {
+    description: "The cursor of the next page of a CSV answer; empty on the last page.",
+    schema: { type: "string" },
+  },
+};
+
+/** A reference to a shared response header. */
+export function headerRef(name: HeaderName): { $ref: string } {
+  return { $ref: `#/components/headers/${name}` };
+}
+
+/** Security scheme names used by route declarations. */
+export const SECURITY = { apiKey: "apiKey", admin: "adminToken" } as const;
+
+/** Registers the shared headers and security schemes on the app's registry (once, on the root app). */
+export function registerSharedComponents(registry: OpenAPIHono["openAPIRegistry"]): void {
+  for (const [name, header] of Object.entries(HEADERS)) registry.registerComponent("headers", name, header);
+  registry.registerComponent("securitySchemes", SECURITY.apiKey, {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "fgw_<keyId>_<secret>",
+    description: "An organisation's API key, issued by the admin API: `Authorization: Bearer fgw_…`. " +
+      "The security requirement lists the scope the route needs.",
+  });
+  registry.registerComponent("securitySchemes", SECURITY.admin, {
+    type: "http",
+    scheme: "bearer",
+    description: "The operator's admin token (`FGW_ADMIN_TOKEN`): `Authorization: Bearer <token>`. " +
+      "Without a configured token the admin API answers 404 to everything.",
+  });
+}

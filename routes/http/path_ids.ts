@@ -1,0 +1,14 @@
+import { pathId } from "./openapi.ts";
+
+/** Every org id this service makes (`org_<32 hex>`) fits; so do the short ids tests and imports use. */
+export const ORG_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * `{orgId}` of an admin path (organisations and their keys): one that cannot name an org answers
+ * 404 before any actor is activated or storage key built (a NUL or a 3,000-character id never
+ * reaches storage).
+ */
+export const orgIdParam = pathId((value) => ORG_ID.test(value), "Organisation not found", {
+  description: "The organisation's id (`org_…`).",
+  pattern: ORG_ID.source,
+});

@@ -1,0 +1,121 @@
+import assert from "node:assert/strict";
+import { ADMIN_TOKEN, createOrg, errorCode, HOTKEY_A, issueKey } from "../support/access.ts";
+import { openTestService, type TestService } from "../support/test_service.ts";
+import { concretePath, fetchDocument } from "./openapi_support.ts";
+
+/** A valid body for every documented route that takes one (the test fails when one is missing). */
+const VALID_BODIES: Record<string, unknown> = {
+  "post /admin/v1/orgs": { name: "Acme" },
+  "post /admin/v1/orgs/{orgId}/credits": { amountMicro: "5", reference: "inv-1" },
+  "post /admin/v1/orgs/{orgId}/miners": { hotkey: HOTKEY_A },
+  "post /admin/v1/orgs/{orgId}/keys": { name: "ci", scopes: ["billing:read"], rateLimitRpm: 5 },
+};
+
+const AUTH = { authorization: `Bearer ${ADMIN_TOKEN}` };
+
+/** An admin-enabled service with one org; `{orgId}` of a path names it. */
+async function serviceWithOrg(): Promise<{ service: TestService; orgId: string }> {
+  const service = await openTestService({ env: { FGW_ADMIN_TOKEN: ADMIN_TOKEN } });
+  return { service, orgId: await createOrg(service.request) };
+}
+
+/** The operations of the document that take a JSON body, and the POSTs that take none. */
+async function postRoutes(service: TestService) {
+  const doc = await fetchDocument(service.request);
+  const posts = Object.entries(doc.paths).flatMap(([path, item]) =>
+    item.post ? [{ path, operation: item.post, key: `post ${path}` }] : []
+  );
+  return {
+    withBody: posts.filter(({ operation }) => operation.requestBody),
+    withoutBody: posts.filter(({ operation }) => !operation.requestBody),
+  };
+}
+
+async function expectError(response: Response, status: number, code: string, where: string): Promise<void> {
+  assert.equal(response.status, status, where);
+  assert.equal(await errorCode(response), code, where);
+}
+
+Deno.test("every JSON body is declared required and strict, and each route has a valid sample here", async () => {
+  const { service } = await serviceWithOrg();
+  await using _ = service;
+  const { withBody } = await postRoutes(service);
+  assert.deepEqual(withBody.map(({ key }) => key).toSorted(), Object.keys(VALID_BODIES).toSorted());
+  for (const { key, operation } of withBody) {
+    assert.equal(operation.requestBody?.required, true, key);
+    const schema = operation.requestBody?.content["application/json"]?.schema as Record<string, unknown>;
+    assert.equal(schema.additionalProperties, false, `${key}: unknown fields refused`);
+  }
+});
+
+Deno.test("a POST body without Content-Type, or of another type, answers 415 unsupported_media_type", async () => {
+  const { service, orgId } = await serviceWithOrg();
+  await using _ = service;
+  for (const { path, key } of (await postRoutes(service)).withBody) {
+    const url = concretePath(path, { orgId });
+    const body = JSON.stringify(VALID_BODIES[key]);
+    await expectError(
+      await service.request(url, { method: "POST", headers: AUTH, body }),
+      415,
+      "unsupported_media_type",
+      `${key} untyped`,
+    );
+    await expectError(
+      await service.request(url, { method: "POST", headers: AUTH }),
+      415,
+      "unsupported_media_type",
+      `${key} empty`,
+    );
+    const text = { ...AUTH, "content-type": "text/plain" };
+    await expectError(
+      await service.request(url, { method: "POST", headers: text, body }),
+      415,
+      "unsupported_media_type",
+      `${key} text`,
+    );
+  }
+});
+
+Deno.test("a POST body with an unknown field answers 400 naming it; the same body without it is taken", async () => {
+  const { service, orgId } = await serviceWithOrg();
+  await using _ = service;
+  const headers = { ...AUTH, "content-type": "application/json" };
+  for (const { path, key } of (await postRoutes(service)).withBody) {
+    const url = concretePath(path, { orgId });
+    const extra = JSON.stringify({ ...VALID_BODIES[key] as object, surprise: 1 });
+    const refused = await service.request(url, { method: "POST", headers, body: extra });
+    const text = await refused.text();
+    assert.equal(refused.status, 400, `${key}: ${text}`);
+    const error = JSON.parse(text).error;
+    assert.equal(error.code, "invalid_request");
+    assert.deepEqual(error.details.fields.map((f: { field: string }) => f.field), ["body"], key);
+    assert.match(error.details.fields[0].problem, /surprise/, key);
+    await expectError(
+      await service.request(url, { method: "POST", headers, body: "" }),
+      400,
+      "invalid_request",
+      `${key} empty JSON`,
+    );
+    const taken = await service.request(url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(VALID_BODIES[key]),
+    });
+    assert.ok(taken.status === 200 || taken.status === 201, `${key}: ${taken.status} ${await taken.text()}`);
+  }
+});
+
+Deno.test("a POST that takes no body needs no Content-Type", async () => {
+  const { service, orgId } = await serviceWithOrg();
+  await using _ = service;
+  const { withoutBody } = await postRoutes(service);
+  assert.ok(withoutBody.length >= 2);
+  for (const { path, key } of withoutBody) {
+    const { key: issued } = await issueKey(service.request, orgId);
+    const response = await service.request(concretePath(path, { orgId, keyId: issued.keyId }), {
+      method: "POST",
+      headers: AUTH,
+    });
+    assert.equal(response.status, 200, `${key}: ${await response.text()}`);
+  }
+});
