@@ -8,3 +8,5 @@ export * from "./constant_time.ts";
 export * from "./log.ts";
 export * from "./service_error.ts";
 export * from "./ss58.ts";
+export * from "./http_client.ts";
+export * from "./version.ts";
