@@ -3,6 +3,7 @@ import type { AppEnv } from "./http/app_env.ts";
 import type { Clock } from "../actors/kernel/mod.ts";
 import type { Logger } from "../actors/kernel/mod.ts";
 import type { ActorSystem } from "../actors/runtime/mod.ts";
+import type { Metrics } from "../actors/kernel/mod.ts";
 import { ServiceError } from "../actors/kernel/mod.ts";
 import type { Storage } from "../storage/storage.ts";
 import { errorResponse, onError } from "./middleware/error_handler.ts";
@@ -19,6 +20,8 @@ import { jsonBodyLimit } from "./middleware/json_body.ts";
 import { apiKeyActorKind } from "../actors/keys/mod.ts";
 import { creditRoutes } from "./billing/credits.ts";
 import { keyUsageCounter } from "../actors/keys/mod.ts";
+import { httpMetrics } from "./middleware/http_metrics.ts";
+import { metricsRoutes } from "./metrics.ts";
 
 /** What the routes need from the running service. */
 export interface AppDeps {
@@ -27,6 +30,8 @@ export interface AppDeps {
   log: Logger;
   storage: Storage;
   actors: ActorSystem;
+  /** This instance's metrics (served at `/metrics`). */
+  metrics: Metrics;
   readiness: () => Promise<Readiness>;
   events: EventRoutesDeps;
   /** Asks an organisation's OrgActor (balance, holds, ledger, miners). */
@@ -43,6 +48,8 @@ export interface HttpOptions {
   adminToken: string | undefined;
   /** Keep verified API-key secrets in memory (docs/api_keys.md). */
   rememberKeySecrets: boolean;
+  /** Bearer token of `GET /metrics`; undefined leaves it open. */
+  metricsToken: string | undefined;
 }
 
 export type { AppEnv };
@@ -50,9 +57,11 @@ export type { AppEnv };
 /** The HTTP surface, read as a route table. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  app.use(httpMetrics(deps.metrics));
   app.use(requestId({ limitLength: 128 }));
-  app.onError(onError(deps.log));
+  app.onError(onError(deps.log, { onInternalError: () => deps.metrics.storageError("request") }));
   app.notFound((c) => errorResponse(c, new ServiceError("not_found", "No such route")));
+  app.route("/", metricsRoutes(deps.metrics, deps.http.metricsToken));
   if (deps.http.ipRpm > 0) {
     app.use(ipThrottle({
       rpm: deps.http.ipRpm,

@@ -10,3 +10,4 @@ export * from "./service_error.ts";
 export * from "./ss58.ts";
 export * from "./http_client.ts";
 export * from "./version.ts";
+export * from "./metrics.ts";
