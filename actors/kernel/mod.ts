@@ -10,4 +10,5 @@ export * from "./log.ts";
 export * from "./metrics.ts";
 export * from "./service_error.ts";
 export * from "./ss58.ts";
+export * from "./upstream_error.ts";
 export * from "./version.ts";
