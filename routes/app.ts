@@ -3,6 +3,7 @@ import type { AppEnv } from "./http/app_env.ts";
 import type { Clock } from "../actors/kernel/mod.ts";
 import type { Logger } from "../actors/kernel/mod.ts";
 import type { ActorSystem } from "../actors/runtime/mod.ts";
+import type { Metrics } from "../actors/kernel/mod.ts";
 import { ServiceError } from "../actors/kernel/mod.ts";
 import type { Storage } from "../storage/storage.ts";
 import { errorResponse, onError } from "./middleware/error_handler.ts";
@@ -20,6 +21,8 @@ import { serveApiDocs } from "./api_docs.ts";
 import { apiKeyActorKind } from "../actors/keys/mod.ts";
 import { creditRoutes } from "./billing/credits.ts";
 import { keyUsageCounter } from "../actors/keys/mod.ts";
+import { httpMetrics } from "./middleware/http_metrics.ts";
+import { metricsRoutes } from "./metrics.ts";
 
 /** What the routes need from the running service. */
 export interface AppDeps {
@@ -28,6 +31,8 @@ export interface AppDeps {
   log: Logger;
   storage: Storage;
   actors: ActorSystem;
+  /** This instance's metrics (served at `/metrics`). */
+  metrics: Metrics;
   readiness: () => Promise<Readiness>;
   events: EventRoutesDeps;
   /** Asks an organisation's OrgActor (balance, holds, ledger, miners). */
@@ -44,6 +49,8 @@ export interface HttpOptions {
   adminToken: string | undefined;
   /** Keep verified API-key secrets in memory (docs/api_keys.md). */
   rememberKeySecrets: boolean;
+  /** Bearer token of `GET /metrics`; undefined leaves it open. */
+  metricsToken: string | undefined;
 }
 
 export type { AppEnv };
@@ -54,9 +61,11 @@ export type { AppEnv };
  */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = openApiApp<AppEnv>();
+  app.use(httpMetrics(deps.metrics));
   app.use(requestId({ limitLength: 128 }));
-  app.onError(onError(deps.log));
+  app.onError(onError(deps.log, { onInternalError: () => deps.metrics.storageError("request") }));
   app.notFound((c) => errorResponse(c, new ServiceError("not_found", "No such route")));
+  app.route("/", metricsRoutes(deps.metrics, deps.http.metricsToken));
   if (deps.http.ipRpm > 0) {
     app.use(ipThrottle({
       rpm: deps.http.ipRpm,

@@ -3,7 +3,7 @@ import { CatalogView } from "../actors/catalog/mod.ts";
 import { type Clock, isoAt } from "../actors/kernel/mod.ts";
 import { eventActorKind } from "../actors/catalog/mod.ts";
 import { MarketIngestionJob } from "../actors/catalog/mod.ts";
-import type { Logger } from "../actors/kernel/mod.ts";
+import type { Logger, UpstreamObserver } from "../actors/kernel/mod.ts";
 import { DAY_MS, type PoolRules } from "../actors/catalog/mod.ts";
 import type { ActorSystem } from "../actors/runtime/mod.ts";
 import { GammaMarketSource } from "../actors/catalog/mod.ts";
@@ -36,6 +36,8 @@ export interface CatalogDeps {
   log: Logger;
   /** Overrides the configured market source (tests, benchmarks). */
   source?: MarketSource;
+  /** Told about every request to the market source's upstream (metrics). */
+  upstreams?: UpstreamObserver;
 }
 
 /** Wires the catalog from config. The cursor secret is shared by every instance through storage. */
@@ -58,7 +60,11 @@ export async function createCatalog(config: Config, deps: CatalogDeps): Promise<
     rebaseTo: clock,
     ...(snapshotOnly ? {} : { sourceName: "snapshot" }),
   });
-  const live = snapshotOnly ? snapshot : new GammaMarketSource({ baseUrl: config.FGW_GAMMA_URL, clock });
+  const live = snapshotOnly ? snapshot : new GammaMarketSource({
+    baseUrl: config.FGW_GAMMA_URL,
+    clock,
+    ...(deps.upstreams ? { observer: deps.upstreams } : {}),
+  });
   const ingestion = new MarketIngestionJob({
     source: deps.source ?? live,
     ...(config.FGW_SNAPSHOT_FALLBACK && !snapshotOnly ? { fallback: snapshot } : {}),

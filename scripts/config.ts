@@ -56,6 +56,8 @@ export const configSchema = z.object({
   FGW_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Bearer token of the admin API; unset = the admin API answers 404. */
   FGW_ADMIN_TOKEN: z.string().min(16).optional(),
+  /** Bearer token of `GET /metrics`; unset = metrics readable without a token. */
+  FGW_METRICS_TOKEN: z.string().min(16).optional(),
   /** IP throttle: requests per minute per client address and instance; 0 disables it. */
   FGW_IP_RPM: z.coerce.number().int().min(0).default(600),
   /** Proxy addresses whose `X-Forwarded-For` is trusted (exact IPs, comma-separated). */

@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
 import { type Clock, systemClock } from "../actors/kernel/mod.ts";
-import { jsonLogger, type Logger } from "../actors/kernel/mod.ts";
+import { jsonLogger, type Logger, Metrics } from "../actors/kernel/mod.ts";
 import { ActorSystem } from "../actors/runtime/mod.ts";
 import { LeaseLostError, type PeriodicJob, Scheduler } from "../actors/runtime/mod.ts";
 import { type AppEnv, createApp } from "../routes/app.ts";
@@ -20,6 +20,7 @@ export interface Service {
   actors: ActorSystem;
   scheduler: Scheduler;
   catalog: Catalog;
+  metrics: Metrics;
   /** Asks an organisation's OrgActor on this instance. */
   askOrg: AskOrg;
   /** Starts periodic jobs and housekeeping timers. */
@@ -44,12 +45,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const clock = options.clock ?? systemClock;
   const log = options.log ?? jsonLogger(config.FGW_LOG_LEVEL);
   const storage = options.storage ?? await openStorage(config);
+  const metrics = new Metrics({ clock });
   const actors = new ActorSystem({ clock, idleMs: config.FGW_ACTOR_IDLE_MS });
   const catalog = await createCatalog(config, {
     storage,
     actors,
     clock,
     log,
+    upstreams: metrics.upstreams,
     ...(options.marketSource ? { source: options.marketSource } : {}),
   });
   const { orgs, billing } = storage;
@@ -71,9 +74,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
           ? { level: "warn", msg: "job lease lost: run aborted", job, error: String(error) }
           : { level: "error", msg: "periodic job failed", job, error: String(error) },
       ),
+    onRun: (job, outcome, ms) => metrics.jobRan(job, outcome, ms),
   });
   const readiness = async () => ({
-    storage: await withTimeout(storage.ping(), 2_000).then(() => true, () => false),
+    storage: await withTimeout(storage.ping(), 2_000).then(() => true, () => {
+      metrics.storageError("readiness");
+      return false;
+    }),
     catalog: await catalog.ready().catch(() => false),
   });
   const http = {
@@ -81,18 +88,32 @@ export async function createService(config: Config, options: ServiceOptions = {}
     trustedProxies: config.FGW_TRUSTED_PROXIES,
     adminToken: config.FGW_ADMIN_TOKEN,
     rememberKeySecrets: config.FGW_REMEMBER_KEY_SECRETS,
+    metricsToken: config.FGW_METRICS_TOKEN,
   };
-  const app = createApp({ http, clock, log, storage, actors, readiness, events: catalog.routes, askOrg });
+  const app = createApp({
+    http,
+    clock,
+    log,
+    storage,
+    actors,
+    metrics,
+    readiness,
+    events: catalog.routes,
+    askOrg,
+  });
   return {
     app,
     storage,
     actors,
     scheduler,
     catalog,
+    metrics,
     askOrg,
     start() {
-      const failed = (error: unknown) =>
+      const failed = (error: unknown) => {
+        metrics.storageError("catalog_view");
         log({ level: "error", msg: "catalog refresh failed", error: String(error) });
+      };
       catalog.view.refresh().catch(failed);
       timers.push(setInterval(() => catalog.view.poll().catch(failed), config.FGW_VIEW_REFRESH_MS));
       timers.push(setInterval(() => actors.sweep(), Math.max(1_000, config.FGW_ACTOR_IDLE_MS / 2)));

@@ -34,6 +34,8 @@ export interface SchedulerOptions {
   leaseMs?: number;
   /** Where failed runs and lost leases are reported (the service logs them). */
   onError?: (job: string, error: unknown) => void;
+  /** After each run: whether it threw, and how long it took by `clock` (metrics). */
+  onRun?: (job: string, outcome: "ok" | "failed", ms: number) => void;
 }
 
 /** The reason a run's signal aborts with when its lease is lost. */
@@ -138,12 +140,15 @@ export class Scheduler {
 
   async #run(job: PeriodicJob, now: number, { fence, abort }: InFlight): Promise<void> {
     const signal = AbortSignal.any([this.#stopping.signal, abort.signal]);
+    let outcome: "ok" | "failed" = "ok";
     try {
       await job.run(now, { signal, fence });
     } catch (error) {
+      outcome = "failed";
       // A run aborted for its lost lease was reported when the loss was found.
       if (!abort.signal.aborted) this.#options.onError?.(job.name, error);
     }
+    this.#options.onRun?.(job.name, outcome, this.#options.clock() - now);
   }
 
   /**

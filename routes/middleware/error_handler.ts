@@ -57,8 +57,13 @@ const HTTP_EXCEPTION_CODES: Partial<Record<number, [ErrorCode, string]>> = {
   415: ["unsupported_media_type", "Unsupported content type"],
 };
 
+export interface OnErrorOptions {
+  /** Told about each error answered 500 (metrics). */
+  onInternalError?: (error: Error) => void;
+}
+
 /** The app's one `onError`: known errors render with their code, anything else is a logged 500. */
-export function onError(log: Logger) {
+export function onError(log: Logger, options: OnErrorOptions = {}) {
   return (error: Error, c: Context): Response => {
     if (error instanceof ServiceError) return errorResponse(c, error);
     const known = error instanceof HTTPException ? HTTP_EXCEPTION_CODES[error.status] : undefined;
@@ -70,6 +75,7 @@ export function onError(log: Logger) {
       error: String(error),
       stack: error.stack,
     });
+    options.onInternalError?.(error);
     return errorResponse(c, new ServiceError("internal_error", "Internal error"));
   };
 }

@@ -42,6 +42,7 @@ Deno.test("an empty environment gives the documented defaults", () => {
   assert.equal(config.FGW_SHUTDOWN_GRACE_MS, 10_000);
   assert.equal(config.FGW_LOG_LEVEL, "info");
   assert.equal(config.FGW_ADMIN_TOKEN, undefined);
+  assert.equal(config.FGW_METRICS_TOKEN, undefined);
   assert.equal(config.FGW_IP_RPM, 600);
   assert.deepEqual(config.FGW_TRUSTED_PROXIES, []);
 });
@@ -77,6 +78,7 @@ Deno.test("bad values are refused with a TypeError that lists every bad variable
     FGW_LOG_LEVEL: "verbose",
     FGW_GAMMA_URL: "not a url",
     FGW_ADMIN_TOKEN: "short",
+    FGW_METRICS_TOKEN: "short",
   });
   assert.match(message, /^Invalid configuration:\n/);
   assert.deepEqual(badVariables(message), [
@@ -84,6 +86,7 @@ Deno.test("bad values are refused with a TypeError that lists every bad variable
     "FGW_GAMMA_URL",
     "FGW_INGEST_INTERVAL_MS",
     "FGW_LOG_LEVEL",
+    "FGW_METRICS_TOKEN",
     "FGW_POOL_MIN_PRICE",
     "FGW_PORT",
     "FGW_STORAGE",

@@ -16,36 +16,34 @@
  */
 import { base64urlnopad } from "@scure/base";
 import { z } from "zod";
-import { type Clock, isoAt, systemClock } from "../../kernel/mod.ts";
+import { type Clock, HttpClient, isoAt, systemClock } from "../../kernel/mod.ts";
+import { type HttpClientOptions, UpstreamError } from "../../kernel/mod.ts";
 import { decodeGammaMarkets, POLYMARKET_SOURCE } from "./gamma_decode.ts";
 import { type MarketPage, type MarketSource, MarketSourceError } from "./market_source.ts";
 
 /** Gamma's largest `limit` on `/markets/keyset`. */
 export const GAMMA_MAX_PAGE_SIZE = 100;
 
-export interface GammaMarketSourceOptions {
+/**
+ * Requests go through the shared `HttpClient` (upstream name `gamma`): `fetch`, `timeoutMs`
+ * (per attempt, headers and body; default 15 s), `backoffBaseMs`, `maxDelayMs`, `sleep`, `random`
+ * and `observer` are its options.
+ */
+export interface GammaMarketSourceOptions extends
+  Pick<
+    HttpClientOptions,
+    "fetch" | "timeoutMs" | "backoffBaseMs" | "maxDelayMs" | "sleep" | "random" | "observer"
+  > {
   /** Gamma API root, e.g. `https://gamma-api.polymarket.com`. */
   baseUrl: string;
   /** Markets per request, 1..100; default 100. */
   pageSize?: number;
-  /** HTTP client; default the global `fetch`. */
-  fetch?: typeof fetch;
   /** Retries after the first attempt of a request; default 4. */
   maxRetries?: number;
-  /** First backoff delay, doubled on each retry (with jitter); default 500 ms. */
-  backoffBaseMs?: number;
-  /** Longest single wait, backoff or `Retry-After`; default 30 s. */
-  maxDelayMs?: number;
-  /** How the adapter waits between attempts; default a timer. */
-  sleep?: (ms: number) => Promise<void>;
-  /** Per-request timeout (headers and body); default 15 s. */
-  timeoutMs?: number;
   /** Closed markets are read back to this far before the sweep, by end date; default 30 days. */
   closedLookbackMs?: number;
   /** Time source for the closed-market window and HTTP-date `Retry-After`; default the wall clock. */
   clock?: Clock;
-  /** Jitter source in [0, 1); default `Math.random`. */
-  random?: () => number;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -63,25 +61,14 @@ const keysetPageSchema = z.object({
   next_cursor: z.string().nullish(),
 });
 
-/** One request's outcome: a JSON body, or a failure worth retrying. */
-type Attempt =
-  | { ok: true; body: unknown }
-  | { ok: false; reason: string; retryAfterMs: number | null };
-
 /** Reads Polymarket markets from the Gamma API, open markets first, then recently closed ones. */
 export class GammaMarketSource implements MarketSource {
   readonly name = POLYMARKET_SOURCE;
   readonly #baseUrl: URL;
   readonly #pageSize: number;
-  readonly #fetch: typeof fetch;
-  readonly #maxRetries: number;
-  readonly #backoffBaseMs: number;
-  readonly #maxDelayMs: number;
-  readonly #sleep: (ms: number) => Promise<void>;
-  readonly #timeoutMs: number;
+  readonly #http: HttpClient;
   readonly #closedLookbackMs: number;
   readonly #clock: Clock;
-  readonly #random: () => number;
 
   constructor(options: GammaMarketSourceOptions) {
     this.#baseUrl = new URL(options.baseUrl.endsWith("/") ? options.baseUrl : `${options.baseUrl}/`);
@@ -91,15 +78,14 @@ export class GammaMarketSource implements MarketSource {
       1,
       GAMMA_MAX_PAGE_SIZE,
     );
-    this.#fetch = options.fetch ?? fetch;
-    this.#maxRetries = checkedInteger("maxRetries", options.maxRetries ?? 4, 0, 100);
-    this.#backoffBaseMs = options.backoffBaseMs ?? 500;
-    this.#maxDelayMs = options.maxDelayMs ?? 30_000;
-    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-    this.#timeoutMs = options.timeoutMs ?? 15_000;
     this.#closedLookbackMs = options.closedLookbackMs ?? 30 * DAY_MS;
     this.#clock = options.clock ?? systemClock;
-    this.#random = options.random ?? Math.random;
+    this.#http = new HttpClient({
+      ...options,
+      upstream: "gamma",
+      retries: checkedInteger("maxRetries", options.maxRetries ?? 4, 0, 100),
+      clock: this.#clock,
+    });
   }
 
   async fetchPage(cursor: string | null, signal?: AbortSignal): Promise<MarketPage> {
@@ -136,55 +122,17 @@ export class GammaMarketSource implements MarketSource {
     return encodeCursor({ phase: "closed", after: null, endDateMin });
   }
 
-  /** GET with bounded retries on 408/429/5xx, timeouts and network errors. */
+  /** GET through the retrying client: 408/429/5xx, timeouts and network errors are retried. */
   async #getJson(url: URL, signal: AbortSignal | undefined): Promise<unknown> {
-    for (let retry = 0;; retry++) {
-      signal?.throwIfAborted();
-      const attempt = await this.#attempt(url, signal);
-      if (attempt.ok) return attempt.body;
-      if (retry >= this.#maxRetries) {
-        throw new MarketSourceError(`Cannot read Gamma markets: ${attempt.reason} (${retry + 1} attempts)`);
-      }
-      await this.#sleep(this.#delayMs(retry, attempt.retryAfterMs));
-    }
-  }
-
-  async #attempt(url: URL, signal: AbortSignal | undefined): Promise<Attempt> {
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), this.#timeoutMs);
-    const combined = signal === undefined ? timeout.signal : AbortSignal.any([signal, timeout.signal]);
+    let response: Response;
     try {
-      const response = await this.#fetch(url, { signal: combined, headers: { accept: "application/json" } });
-      if (!response.ok) {
-        await response.body?.cancel();
-        return this.#failedStatus(response);
-      }
-      return { ok: true, body: parseJsonBody(await response.text()) };
+      const headers = { accept: "application/json" };
+      response = await this.#http.request(url, { headers, ...(signal ? { signal } : {}) });
     } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      if (error instanceof MarketSourceError) throw error;
-      const reason = timeout.signal.aborted
-        ? `no answer within ${this.#timeoutMs} ms`
-        : `network error: ${error instanceof Error ? error.message : String(error)}`;
-      return { ok: false, reason, retryAfterMs: null };
-    } finally {
-      clearTimeout(timer);
+      if (!(error instanceof UpstreamError)) throw error;
+      throw new MarketSourceError(`Cannot read Gamma markets: ${error.detail}`, { cause: error });
     }
-  }
-
-  #failedStatus(response: Response): Attempt {
-    const { status } = response;
-    if (status !== 408 && status !== 429 && status < 500) {
-      throw new MarketSourceError(`Cannot read Gamma markets: HTTP ${status}`);
-    }
-    const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), this.#clock());
-    return { ok: false, reason: `HTTP ${status}`, retryAfterMs };
-  }
-
-  /** `Retry-After` when the server sent one, else exponential backoff with equal jitter; capped. */
-  #delayMs(retry: number, retryAfterMs: number | null): number {
-    const backoff = this.#backoffBaseMs * 2 ** retry * (0.5 + this.#random() / 2);
-    return Math.min(this.#maxDelayMs, retryAfterMs ?? backoff);
+    return parseJsonBody(await response.text());
   }
 }
 
@@ -194,15 +142,6 @@ function parseJsonBody(text: string): unknown {
   } catch (error) {
     throw new MarketSourceError("Cannot read Gamma markets: the answer is not JSON", { cause: error });
   }
-}
-
-/** Milliseconds to wait from a `Retry-After` header (delta-seconds or HTTP-date), or null. */
-export function parseRetryAfter(header: string | null, nowMs: number): number | null {
-  if (header === null) return null;
-  const value = header.trim();
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
 }
 
 function encodeCursor(position: Position): string {
