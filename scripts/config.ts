@@ -64,10 +64,22 @@ export const configSchema = z.object({
   FGW_TRUSTED_PROXIES: list(""),
   /** Keep a verified API-key secret in memory to skip its hash on later requests (docs/api_keys.md). */
   FGW_REMEMBER_KEY_SECRETS: flag(true),
+  /** The subnet this service serves (DESIGN §7). */
+  FGW_NETUID: z.coerce.number().int().min(0).max(65_535).default(41),
+  FGW_METAGRAPH_SOURCE: z.enum(["subtensor", "file"]).default("subtensor"),
+  FGW_SUBTENSOR_URL: z.string().url().default("https://entrypoint-finney.opentensor.ai"),
+  /** The metagraph file (DESIGN §7 shape); required with `FGW_METAGRAPH_SOURCE=file`. */
+  FGW_METAGRAPH_FILE: z.string().min(1).optional(),
+  /** Metagraph sync interval; the metagraph is stale after 3 intervals without a successful sync. */
+  FGW_METAGRAPH_SYNC_MS: intMs(300_000),
 }).refine((c) => c.FGW_STORAGE !== "postgres" || c.DATABASE_URL !== undefined, {
   message: "DATABASE_URL is required when FGW_STORAGE=postgres",
   path: ["DATABASE_URL"],
   when: whenValid("FGW_STORAGE", "DATABASE_URL"),
+}).refine((c) => c.FGW_METAGRAPH_SOURCE !== "file" || c.FGW_METAGRAPH_FILE !== undefined, {
+  message: "FGW_METAGRAPH_FILE is required when FGW_METAGRAPH_SOURCE=file",
+  path: ["FGW_METAGRAPH_FILE"],
+  when: whenValid("FGW_METAGRAPH_SOURCE", "FGW_METAGRAPH_FILE"),
 }).refine((c) => c.FGW_POOL_MIN_PRICE <= c.FGW_POOL_MAX_PRICE, {
   message: "FGW_POOL_MIN_PRICE must not exceed FGW_POOL_MAX_PRICE",
   path: ["FGW_POOL_MIN_PRICE"],

@@ -2,6 +2,7 @@ import type { ApiKeyStore } from "./api_key_store.ts";
 import type { BillingStore } from "./billing_store.ts";
 import type { EventStore } from "./event_store.ts";
 import type { JobLeaseStore } from "./job_lease_store.ts";
+import type { MetagraphStore } from "./metagraph_store.ts";
 import type { OrgStore } from "./org_store.ts";
 import type { RateLimitStore } from "./rate_limit_store.ts";
 import type { SettingStore } from "./setting_store.ts";
@@ -16,6 +17,7 @@ export interface Storage {
   readonly rateLimits: RateLimitStore;
   readonly orgs: OrgStore;
   readonly billing: BillingStore;
+  readonly metagraph: MetagraphStore;
   /** Throws when the storage cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

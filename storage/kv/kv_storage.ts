@@ -6,6 +6,7 @@ import { KvApiKeyStore } from "./kv_api_key_store.ts";
 import { KvRateLimitStore } from "./kv_rate_limit_store.ts";
 import { KvOrgStore } from "./kv_org_store.ts";
 import { KvBillingStore } from "./kv_billing_store.ts";
+import { KvMetagraphStore } from "./kv_metagraph_store.ts";
 
 /** Opens the Deno KV adapter at `path` (a file, or ":memory:"). */
 export async function openKvStorage(path: string): Promise<Storage> {
@@ -19,6 +20,7 @@ export async function openKvStorage(path: string): Promise<Storage> {
     rateLimits: new KvRateLimitStore(kv),
     orgs: new KvOrgStore(kv),
     billing: new KvBillingStore(kv),
+    metagraph: new KvMetagraphStore(kv),
     ping: async () => {
       await kv.get(["meta", "ping"]);
     },

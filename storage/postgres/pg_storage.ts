@@ -8,6 +8,7 @@ import { PgApiKeyStore } from "./pg_api_key_store.ts";
 import { PgRateLimitStore } from "./pg_rate_limit_store.ts";
 import { PgOrgStore } from "./pg_org_store.ts";
 import { PgBillingStore } from "./pg_billing_store.ts";
+import { PgMetagraphStore } from "./pg_metagraph_store.ts";
 
 export interface PgStorageOptions {
   /** Connection pool size. */
@@ -31,6 +32,7 @@ export async function openPgStorage(url: string, options: PgStorageOptions = {})
     rateLimits: new PgRateLimitStore(sql),
     orgs: new PgOrgStore(sql),
     billing: new PgBillingStore(sql),
+    metagraph: new PgMetagraphStore(sql),
     ping: async () => {
       await sql`SELECT 1`;
     },

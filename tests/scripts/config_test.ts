@@ -45,6 +45,11 @@ Deno.test("an empty environment gives the documented defaults", () => {
   assert.equal(config.FGW_METRICS_TOKEN, undefined);
   assert.equal(config.FGW_IP_RPM, 600);
   assert.deepEqual(config.FGW_TRUSTED_PROXIES, []);
+  assert.equal(config.FGW_NETUID, 41);
+  assert.equal(config.FGW_METAGRAPH_SOURCE, "subtensor");
+  assert.equal(config.FGW_SUBTENSOR_URL, "https://entrypoint-finney.opentensor.ai");
+  assert.equal(config.FGW_METAGRAPH_FILE, undefined);
+  assert.equal(config.FGW_METAGRAPH_SYNC_MS, 300_000);
 });
 
 Deno.test("values are read from their environment strings", () => {
@@ -116,4 +121,25 @@ Deno.test("a minimum pool price above the maximum is refused", () => {
     "FGW_POOL_MIN_PRICE",
   ]);
   assert.equal(loadConfig({ FGW_POOL_MIN_PRICE: "0.4", FGW_POOL_MAX_PRICE: "0.4" }).FGW_POOL_MIN_PRICE, 0.4);
+});
+
+Deno.test("the file metagraph source needs FGW_METAGRAPH_FILE; netuid and source are checked", () => {
+  assert.deepEqual(badVariables(refusal({ FGW_METAGRAPH_SOURCE: "file" })), ["FGW_METAGRAPH_FILE"]);
+  assert.match(
+    refusal({ FGW_METAGRAPH_SOURCE: "file" }),
+    /FGW_METAGRAPH_FILE is required when FGW_METAGRAPH_SOURCE=file/,
+  );
+  assert.deepEqual(
+    badVariables(refusal({ FGW_NETUID: "65536", FGW_METAGRAPH_SOURCE: "chain", FGW_SUBTENSOR_URL: "x" })),
+    ["FGW_METAGRAPH_SOURCE", "FGW_NETUID", "FGW_SUBTENSOR_URL"],
+  );
+  const config = loadConfig({
+    FGW_NETUID: "7",
+    FGW_METAGRAPH_SOURCE: "file",
+    FGW_METAGRAPH_FILE: "/etc/fgw/metagraph.json",
+    FGW_METAGRAPH_SYNC_MS: "60000",
+  });
+  assert.equal(config.FGW_NETUID, 7);
+  assert.equal(config.FGW_METAGRAPH_FILE, "/etc/fgw/metagraph.json");
+  assert.equal(config.FGW_METAGRAPH_SYNC_MS, 60_000);
 });
