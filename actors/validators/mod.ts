@@ -15,3 +15,4 @@ export * from "./neuron_info_lite.ts";
 export * from "./metagraph_source.ts";
 export * from "./metagraph_file.ts";
 export * from "./file_metagraph_source.ts";
+export * from "./subtensor_metagraph_source.ts";

@@ -7,8 +7,8 @@
  * - `neuronInfo_getNeuronsLite` `[netuid, blockHash?]` → the same payload as an array of byte numbers;
  * - `chain_getHeader` → `{number: "0x…", …}`; `chain_getBlockHash` → a 32-byte hash;
  * - anything else → error -32601 "Method not found"; a body that is not JSON → -32700.
- * Failures can be queued for the next requests: a JSON-RPC error object, an HTTP status, a body
- * that is not JSON-RPC, a hang, or another `result`.
+ * Failures can be queued for the next requests (or the next calls of one method): a JSON-RPC error
+ * object, an HTTP status, a body that is not JSON-RPC, a hang, or another `result`.
  */
 import { hex } from "@scure/base";
 
@@ -47,7 +47,7 @@ export class FakeSubtensor {
   block: number;
   readonly #payloads: Map<number, Uint8Array>;
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
-  readonly #failures: FakeSubtensorFailure[] = [];
+  readonly #failures: { failure: FakeSubtensorFailure; method: string | undefined }[] = [];
   readonly #closing = new AbortController();
 
   constructor(options: FakeSubtensorOptions = {}) {
@@ -62,9 +62,12 @@ export class FakeSubtensor {
     this.#payloads.set(netuid, payload);
   }
 
-  /** The next `count` requests fail this way (after any failures already queued). */
-  failNext(count: number, failure: FakeSubtensorFailure): void {
-    for (let i = 0; i < count; i++) this.#failures.push(failure);
+  /**
+   * The next `count` requests fail this way (after any failures already queued); with `method`,
+   * only the next `count` calls of that JSON-RPC method do.
+   */
+  failNext(count: number, failure: FakeSubtensorFailure, options: { method?: string } = {}): void {
+    for (let i = 0; i < count; i++) this.#failures.push({ failure, method: options.method });
   }
 
   async close(): Promise<void> {
@@ -87,7 +90,7 @@ export class FakeSubtensor {
     const id = call.id ?? null;
     const params = Array.isArray(call.params) ? call.params : [];
     this.calls.push({ method: String(call.method), params });
-    const failure = this.#failures.shift();
+    const failure = this.#takeFailure(String(call.method));
     if (failure?.kind === "hang") await this.#hang(failure.ms);
     if (failure?.kind === "rpc_error") {
       return rpc(id, { error: { code: failure.code, message: failure.message } });
@@ -98,6 +101,11 @@ export class FakeSubtensor {
     }
     if (failure?.kind === "result") return rpc(id, { result: failure.result });
     return rpc(id, this.#answer(String(call.method), params));
+  }
+
+  #takeFailure(method: string): FakeSubtensorFailure | undefined {
+    const at = this.#failures.findIndex((queued) => queued.method === undefined || queued.method === method);
+    return at < 0 ? undefined : this.#failures.splice(at, 1)[0]!.failure;
   }
 
   #answer(

@@ -1,6 +1,6 @@
 import { encodeSs58 } from "../../actors/kernel/mod.ts";
 import type { MetagraphSnapshot, Neuron } from "../../actors/validators/mod.ts";
-import { testKey } from "./neuron_info_scale.ts";
+import { type NeuronFixture, testKey } from "./neuron_info_scale.ts";
 
 /** The SS58 hotkey `neuronAt` gives to `label` (default: the uid). */
 export function hotkeyOf(label: string | number): string {
@@ -40,5 +40,24 @@ export function metagraphOf(
     netuid: options.netuid ?? 41,
     block: options.block ?? 6_852_690,
     neurons: Array.from({ length: count }, (_, uid) => neuronAt(uid, { validator: validators.has(uid) })),
+  };
+}
+
+/** What DESIGN §7 says a chain fixture decodes to, computed from its raw values. */
+export function neuronOfFixture(f: NeuronFixture): Neuron {
+  return {
+    uid: f.uid,
+    hotkey: encodeSs58(f.hotkey),
+    coldkey: encodeSs58(f.coldkey),
+    active: f.active,
+    validatorPermit: f.validatorPermit,
+    stakeRao: f.stake.reduce((sum, [, rao]) => sum + rao, 0n),
+    emissionRao: f.emission,
+    incentive: f.incentive / 65535,
+    consensus: f.consensus / 65535,
+    trust: f.trust / 65535,
+    validatorTrust: f.validatorTrust / 65535,
+    dividends: f.dividends / 65535,
+    lastUpdate: Number(f.lastUpdate),
   };
 }

@@ -14,29 +14,13 @@ import {
   generateNeurons,
   type NeuronFixture,
 } from "../support/neuron_info_scale.ts";
+import { neuronOfFixture } from "../support/neurons.ts";
 
 const NETUID = 41;
 const VALIDATORS = [0, 5, 17, 255, 700, 1023];
 const fixtures = generateNeurons(1024, { netuid: NETUID, validators: VALIDATORS });
 
-/** What DESIGN §7 says a fixture becomes, computed here from the raw values. */
-function expected(f: NeuronFixture): Neuron {
-  return {
-    uid: f.uid,
-    hotkey: encodeSs58(f.hotkey),
-    coldkey: encodeSs58(f.coldkey),
-    active: f.active,
-    validatorPermit: f.validatorPermit,
-    stakeRao: f.stake.reduce((sum, [, rao]) => sum + rao, 0n),
-    emissionRao: f.emission,
-    incentive: f.incentive / 65535,
-    consensus: f.consensus / 65535,
-    trust: f.trust / 65535,
-    validatorTrust: f.validatorTrust / 65535,
-    dividends: f.dividends / 65535,
-    lastUpdate: Number(f.lastUpdate),
-  };
-}
+const expected = neuronOfFixture;
 
 function refuses(payload: Uint8Array, pattern: RegExp, netuid = NETUID) {
   assert.throws(
