@@ -1,18 +1,11 @@
 import assert from "node:assert/strict";
 import { hex } from "@scure/base";
-import { encodeSs58 } from "../../actors/kernel/mod.ts";
-import {
-  decodeNeuronsLite,
-  netuidCallArgument,
-  type Neuron,
-  payloadFromRpcResult,
-} from "../../actors/validators/mod.ts";
+import { decodeNeuronsLite, netuidCallArgument, payloadFromRpcResult } from "../../actors/validators/mod.ts";
 import {
   compactBytes,
   encodeNeuronInfoLite,
   encodeNeuronsLite,
   generateNeurons,
-  type NeuronFixture,
 } from "../support/neuron_info_scale.ts";
 import { neuronOfFixture } from "../support/neurons.ts";
 
