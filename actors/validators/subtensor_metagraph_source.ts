@@ -4,75 +4,43 @@
  * One fetch makes three calls, all about one block: `chain_getHeader` (the best block's number),
  * `chain_getBlockHash` of that number, then `state_call("NeuronInfoRuntimeApi_get_neurons_lite",
  * <netuid as u16 LE>, <hash>)`, whose payload must decode exactly (`decodeNeuronsLite`). Any
- * failure — no answer in time, an HTTP error, a body that is not a JSON-RPC answer to the call, a
- * JSON-RPC error object, a payload that does not decode — fails the whole fetch with a
- * `MetagraphSourceError`: never a partial metagraph.
+ * failure — no answer in time or an HTTP error once the client's retries are spent, a body that
+ * is not a JSON-RPC answer to the call, a JSON-RPC error object, a payload that does not decode —
+ * fails the whole fetch with a `MetagraphSourceError`: never a partial metagraph.
  */
+import { HttpClient, type HttpClientOptions, UpstreamError } from "../kernel/mod.ts";
 import { type MetagraphSource, MetagraphSourceError } from "./metagraph_source.ts";
 import type { MetagraphSnapshot } from "./neuron.ts";
 import { decodeNeuronsLite, netuidCallArgument, payloadFromRpcResult } from "./neuron_info_lite.ts";
 
-/** How the adapter sends one POST. */
-export interface RpcPost {
-  url: string;
-  body: string;
-  signal: AbortSignal;
-}
-
 /**
- * Sends one POST and resolves with its 2xx answer's body text; rejects on anything else (no
- * answer in time, a network error, a non-2xx status) with an Error naming why.
+ * Requests go through the shared `HttpClient` (upstream name `subtensor`); its options pass
+ * through. Every call only reads chain state, so it is retried like an idempotent request
+ * (timeouts, network errors, 408, 429 and 5xx, with backoff and `Retry-After`).
  */
-export type RpcTransport = (post: RpcPost) => Promise<string>;
-
-export interface SubtensorMetagraphSourceOptions {
+export interface SubtensorMetagraphSourceOptions extends
+  Pick<
+    HttpClientOptions,
+    | "fetch"
+    | "timeoutMs"
+    | "retries"
+    | "backoffBaseMs"
+    | "maxDelayMs"
+    | "sleep"
+    | "clock"
+    | "random"
+    | "observer"
+  > {
   /** JSON-RPC endpoint (`FGW_SUBTENSOR_URL`). */
   url: string;
   /** The subnet (`FGW_NETUID`). */
   netuid: number;
-  /** Default `fetchTransport()`: the global `fetch`, 30 s per request, no retries. */
-  transport?: RpcTransport;
-}
-
-export interface FetchTransportOptions {
-  /** Default the global `fetch`. */
-  fetch?: typeof fetch;
-  /** Time allowed for one request, headers and body; default 30 s (a 1024-neuron answer is ~300 KB). */
-  timeoutMs?: number;
-  /** Default `forecasting-gateway`. */
-  userAgent?: string;
 }
 
 const NEURONS_LITE = "NeuronInfoRuntimeApi_get_neurons_lite";
-
-/** A transport over `fetch`, with a timeout per request through `AbortSignal.timeout`. */
-export function fetchTransport(options: FetchTransportOptions = {}): RpcTransport {
-  const send = options.fetch ?? fetch;
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const headers = {
-    "content-type": "application/json",
-    accept: "application/json",
-    "user-agent": options.userAgent ?? "forecasting-gateway",
-  };
-  return async ({ url, body, signal }) => {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    try {
-      const response = await send(url, {
-        method: "POST",
-        headers,
-        body,
-        signal: AbortSignal.any([signal, timeout]),
-      });
-      const text = await response.text();
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      return text;
-    } catch (error) {
-      signal.throwIfAborted();
-      if (timeout.aborted) throw new Error(`no answer within ${timeoutMs} ms`, { cause: error });
-      throw error;
-    }
-  };
-}
+/** A 1024-neuron answer is about 300 KB of hex: more time than the client's 15 s default. */
+const DEFAULT_TIMEOUT_MS = 30_000;
+const HEADERS = { "content-type": "application/json", accept: "application/json" };
 
 /** Reads a subnet's metagraph from a Subtensor node. */
 export class SubtensorMetagraphSource implements MetagraphSource {
@@ -80,14 +48,15 @@ export class SubtensorMetagraphSource implements MetagraphSource {
   readonly #url: string;
   readonly #netuid: number;
   readonly #argument: string;
-  readonly #transport: RpcTransport;
+  readonly #http: HttpClient;
   #nextId = 1;
 
   constructor(options: SubtensorMetagraphSourceOptions) {
     this.#url = options.url;
     this.#netuid = options.netuid;
     this.#argument = netuidCallArgument(options.netuid);
-    this.#transport = options.transport ?? fetchTransport();
+    const { url: _url, netuid: _netuid, ...client } = options;
+    this.#http = new HttpClient({ timeoutMs: DEFAULT_TIMEOUT_MS, ...client, upstream: "subtensor" });
   }
 
   async fetch(signal: AbortSignal): Promise<MetagraphSnapshot> {
@@ -108,16 +77,20 @@ export class SubtensorMetagraphSource implements MetagraphSource {
   async #call(method: string, params: unknown[], signal: AbortSignal): Promise<unknown> {
     const id = this.#nextId++;
     const body = JSON.stringify({ jsonrpc: "2.0", id, method, params });
-    let text: string;
+    let response: Response;
     try {
-      text = await this.#transport({ url: this.#url, body, signal });
-    } catch (error) {
-      signal.throwIfAborted();
-      throw new MetagraphSourceError(`Cannot call Subtensor ${method}: ${messageOf(error)}`, {
-        cause: error,
+      response = await this.#http.request(this.#url, {
+        method: "POST",
+        headers: HEADERS,
+        body,
+        signal,
+        retry: "idempotent",
       });
+    } catch (error) {
+      if (!(error instanceof UpstreamError)) throw error;
+      throw new MetagraphSourceError(`Cannot call Subtensor ${method}: ${error.detail}`, { cause: error });
     }
-    return resultOf(text, { method, id });
+    return resultOf(await response.text(), { method, id });
   }
 }
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import {
-  fetchTransport,
   MetagraphSourceError,
   SubtensorMetagraphSource,
+  type SubtensorMetagraphSourceOptions,
 } from "../../actors/validators/mod.ts";
 import { type FakeSubtensor, startFakeSubtensor } from "../support/fake_subtensor.ts";
 import { encodeNeuronsLite, generateNeurons } from "../support/neuron_info_scale.ts";
@@ -13,11 +13,22 @@ const VALIDATORS = [0, 5, 17, 255, 700, 1023];
 const fixtures = generateNeurons(1024, { netuid: NETUID, validators: VALIDATORS });
 const payload = encodeNeuronsLite(fixtures);
 
-function sourceFor(node: FakeSubtensor, timeoutMs = 5_000): SubtensorMetagraphSource {
+/** The adapter on `node`, with no retries unless asked and waits that are only recorded. */
+function sourceFor(
+  node: Pick<FakeSubtensor, "url">,
+  options: Partial<SubtensorMetagraphSourceOptions> & { waits?: number[] } = {},
+): SubtensorMetagraphSource {
+  const { waits = [], ...rest } = options;
   return new SubtensorMetagraphSource({
     url: node.url,
     netuid: NETUID,
-    transport: fetchTransport({ timeoutMs }),
+    retries: 0,
+    random: () => 0.5,
+    sleep: (ms) => {
+      waits.push(ms);
+      return Promise.resolve();
+    },
+    ...rest,
   });
 }
 
@@ -83,16 +94,27 @@ Deno.test("a JSON-RPC error object fails the fetch and names the node's error", 
   await failsWith(sourceFor(node), /chain_getHeader: JSON-RPC error -32000: busy/);
 });
 
-Deno.test("an HTTP 5xx fails the fetch", async () => {
+Deno.test("an HTTP 5xx is retried after its Retry-After, and fails the fetch once retries are spent", async () => {
   await using node = startFakeSubtensor({ payloads: { [NETUID]: payload } });
-  node.failNext(1, { kind: "status", status: 503, retryAfter: "1" }, { method: "state_call" });
-  await failsWith(sourceFor(node), /Cannot call Subtensor state_call: HTTP 503/);
+  node.failNext(1, { kind: "status", status: 503, retryAfter: "2" }, { method: "state_call" });
+  const waits: number[] = [];
+  const snapshot = await sourceFor(node, { retries: 2, waits }).fetch(new AbortController().signal);
+  assert.equal(snapshot.neurons.length, 1024);
+  assert.deepEqual(waits, [2_000]);
+  node.failNext(3, { kind: "status", status: 502 }, { method: "state_call" });
+  await failsWith(
+    sourceFor(node, { retries: 2 }),
+    /Cannot call Subtensor state_call: HTTP 502 \(3 attempts\)/,
+  );
 });
 
 Deno.test("a node that does not answer in time fails the fetch", async () => {
   await using node = startFakeSubtensor({ payloads: { [NETUID]: payload } });
   node.failNext(1, { kind: "hang", ms: 60_000 }, { method: "state_call" });
-  await failsWith(sourceFor(node, 200), /Cannot call Subtensor state_call: no answer within 200 ms/);
+  await failsWith(
+    sourceFor(node, { timeoutMs: 200 }),
+    /Cannot call Subtensor state_call: no answer within 200 ms \(1 attempt\)/,
+  );
 });
 
 Deno.test("garbage instead of a JSON-RPC answer fails the fetch", async () => {
@@ -129,6 +151,5 @@ Deno.test("an unreachable node fails the fetch as a source error", async () => {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const url = `http://127.0.0.1:${listener.addr.port}`;
   listener.close();
-  const source = new SubtensorMetagraphSource({ url, netuid: NETUID });
-  await failsWith(source as SubtensorMetagraphSource, /Cannot call Subtensor chain_getHeader: /);
+  await failsWith(sourceFor({ url }, { retries: 1 }), /Cannot call Subtensor chain_getHeader: network error/);
 });
