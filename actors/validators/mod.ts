@@ -1,7 +1,8 @@
 /**
  * The validator loop's self-contained parts: sr25519 request signatures (canonical message, header
  * rules, verification, a signing client), the Subtensor `NeuronInfoLite` decoding, the metagraph
- * file, and the `MetagraphSource` port with its file adapter.
+ * file, the `MetagraphSource` port with its file and Subtensor adapters, the metagraph sync job
+ * and the per-instance `MetagraphView`.
  *
  * @module
  */
@@ -16,3 +17,5 @@ export * from "./metagraph_source.ts";
 export * from "./metagraph_file.ts";
 export * from "./file_metagraph_source.ts";
 export * from "./subtensor_metagraph_source.ts";
+export * from "./metagraph_sync_job.ts";
+export * from "./metagraph_view.ts";

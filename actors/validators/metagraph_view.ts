@@ -1,0 +1,74 @@
+import { Coalescer } from "../runtime/mod.ts";
+import type { MetagraphStore, StoredMetagraph, StoredNeuron } from "../../storage/metagraph_store.ts";
+
+/** How far the service can trust its metagraph (DESIGN §6 "Metagraph never synced"). */
+export type MetagraphStatus = "never_synced" | "stale" | "fresh";
+
+/** A metagraph older than this many sync intervals is stale (DESIGN §7). */
+export const STALE_AFTER_INTERVALS = 3;
+
+export interface MetagraphViewOptions {
+  store: MetagraphStore;
+  /** The subnet the service serves (`FGW_NETUID`). */
+  netuid: number;
+  /** The sync interval (`FGW_METAGRAPH_SYNC_MS`). */
+  syncIntervalMs: number;
+}
+
+/**
+ * One instance's in-memory copy of the latest metagraph in storage, for lookups on the request
+ * path without a storage round trip. `refresh` asks storage for the time of the last successful
+ * sync (one small read) and reloads the neurons only when it changed; the service calls it
+ * periodically and after this instance's own sync, so a sync by any instance shows up here within
+ * one refresh period.
+ */
+export class MetagraphView {
+  readonly #options: MetagraphViewOptions;
+  readonly #refreshes: Coalescer<null, void>;
+  #metagraph: StoredMetagraph | null = null;
+  #byHotkey = new Map<string, StoredNeuron>();
+
+  constructor(options: MetagraphViewOptions) {
+    this.#options = options;
+    this.#refreshes = new Coalescer((_key, calls) => this.#reload().then(() => calls.map(() => {})));
+  }
+
+  /**
+   * Brings the view up to date with storage. Concurrent calls share a read, but never one that
+   * began before the call did, so a refresh after a write sees that write. Rejects (and keeps the
+   * view as it was) when storage cannot be read.
+   */
+  refresh(): Promise<void> {
+    return this.#refreshes.submit("metagraph", null);
+  }
+
+  /** The neuron holding `hotkey` in the latest metagraph, if any. */
+  neuron(hotkey: string): StoredNeuron | undefined {
+    return this.#byHotkey.get(hotkey);
+  }
+
+  /** The latest metagraph this view holds, or null before one was loaded. */
+  get metagraph(): StoredMetagraph | null {
+    return this.#metagraph;
+  }
+
+  /**
+   * `never_synced` while no successful sync is known; `stale` when the last one is more than
+   * three sync intervals before `nowMs`; else `fresh`.
+   */
+  status(nowMs: number): MetagraphStatus {
+    if (this.#metagraph === null) return "never_synced";
+    const ageMs = nowMs - this.#metagraph.syncedAtMs;
+    return ageMs > STALE_AFTER_INTERVALS * this.#options.syncIntervalMs ? "stale" : "fresh";
+  }
+
+  async #reload(): Promise<void> {
+    const { store, netuid } = this.#options;
+    const syncedAtMs = await store.lastSyncedAt(netuid);
+    if (syncedAtMs === null || syncedAtMs === this.#metagraph?.syncedAtMs) return;
+    const metagraph = await store.latest(netuid);
+    if (metagraph === null) return;
+    this.#byHotkey = new Map(metagraph.neurons.map((neuron) => [neuron.hotkey, neuron]));
+    this.#metagraph = metagraph;
+  }
+}
