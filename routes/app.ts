@@ -23,6 +23,8 @@ import { creditRoutes } from "./billing/credits.ts";
 import { keyUsageCounter } from "../actors/keys/mod.ts";
 import { httpMetrics } from "./middleware/http_metrics.ts";
 import { metricsRoutes } from "./metrics.ts";
+import type { MetagraphView } from "../actors/validators/mod.ts";
+import { adminMetagraphRoutes } from "./validators/admin_metagraph.ts";
 
 /** What the routes need from the running service. */
 export interface AppDeps {
@@ -35,6 +37,8 @@ export interface AppDeps {
   metrics: Metrics;
   readiness: () => Promise<Readiness>;
   events: EventRoutesDeps;
+  /** This instance's metagraph view and the name of its source (`subtensor` or `file`). */
+  metagraph: { view: MetagraphView; sourceName: string };
   /** Asks an organisation's OrgActor (balance, holds, ledger, miners). */
   askOrg: AskOrg;
 }
@@ -97,6 +101,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       listKeys: (orgId) => listOrgKeys(deps.storage.apiKeys, orgId),
     }),
   );
+  app.route("/admin/v1", adminMetagraphRoutes({ ...deps.metagraph, clock: deps.clock }));
   serveApiDocs(app);
   return app;
 }

@@ -12,6 +12,8 @@ import type { MarketSource } from "../actors/catalog/mod.ts";
 import { rateLimitPurgeJob } from "../actors/keys/mod.ts";
 import { type AskOrg, orgActorKind, orgAsker } from "../actors/billing/mod.ts";
 import { holdExpiryJob } from "../actors/billing/mod.ts";
+import type { MetagraphSource } from "../actors/validators/mod.ts";
+import { createMetagraph, type Metagraph } from "./metagraph.ts";
 
 /** A wired service instance: storage, actors, periodic jobs and the HTTP app. */
 export interface Service {
@@ -20,6 +22,8 @@ export interface Service {
   actors: ActorSystem;
   scheduler: Scheduler;
   catalog: Catalog;
+  /** The metagraph: this instance's view (lookups by hotkey, status) and its sync job. */
+  metagraph: Metagraph;
   metrics: Metrics;
   /** Asks an organisation's OrgActor on this instance. */
   askOrg: AskOrg;
@@ -38,6 +42,8 @@ export interface ServiceOptions {
   instanceId?: string;
   /** Use this market source instead of the configured one. */
   marketSource?: MarketSource;
+  /** Use this metagraph source instead of the configured one. */
+  metagraphSource?: MetagraphSource;
 }
 
 /** Builds a service instance from validated config. Nothing runs until `start()`. */
@@ -55,10 +61,18 @@ export async function createService(config: Config, options: ServiceOptions = {}
     upstreams: metrics.upstreams,
     ...(options.marketSource ? { source: options.marketSource } : {}),
   });
+  const metagraph = createMetagraph(config, {
+    storage,
+    clock,
+    log,
+    upstreams: metrics.upstreams,
+    ...(options.metagraphSource ? { source: options.metagraphSource } : {}),
+  });
   const { orgs, billing } = storage;
   const askOrg = orgAsker(actors, orgActorKind({ orgs, billing, clock, holdTtlMs: config.FGW_HOLD_TTL_MS }));
   const jobs: PeriodicJob[] = [
     catalog.ingestion,
+    metagraph.sync,
     rateLimitPurgeJob(storage.rateLimits),
     holdExpiryJob({ billing, askOrg, intervalMs: config.FGW_HOLD_EXPIRY_INTERVAL_MS, log }),
   ];
@@ -99,6 +113,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     metrics,
     readiness,
     events: catalog.routes,
+    metagraph: { view: metagraph.view, sourceName: metagraph.source.name },
     askOrg,
   });
   return {
@@ -107,6 +122,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     actors,
     scheduler,
     catalog,
+    metagraph,
     metrics,
     askOrg,
     start() {
@@ -116,6 +132,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
       };
       catalog.view.refresh().catch(failed);
       timers.push(setInterval(() => catalog.view.poll().catch(failed), config.FGW_VIEW_REFRESH_MS));
+      void metagraph.poll();
+      timers.push(setInterval(() => void metagraph.poll(), config.FGW_VIEW_REFRESH_MS));
       timers.push(setInterval(() => actors.sweep(), Math.max(1_000, config.FGW_ACTOR_IDLE_MS / 2)));
       scheduler.start();
     },

@@ -1,3 +1,4 @@
+import { isoAt, ServiceError } from "../kernel/mod.ts";
 import { Coalescer } from "../runtime/mod.ts";
 import type { MetagraphStore, StoredMetagraph, StoredNeuron } from "../../storage/metagraph_store.ts";
 
@@ -6,6 +7,8 @@ export type MetagraphStatus = "never_synced" | "stale" | "fresh";
 
 /** A metagraph older than this many sync intervals is stale (DESIGN §7). */
 export const STALE_AFTER_INTERVALS = 3;
+/** Longest `Retry-After` of a 503 `metagraph_unavailable`. */
+const MAX_RETRY_AFTER_MS = 60_000;
 
 export interface MetagraphViewOptions {
   store: MetagraphStore;
@@ -42,6 +45,16 @@ export class MetagraphView {
     return this.#refreshes.submit("metagraph", null);
   }
 
+  /** The subnet this view follows. */
+  get netuid(): number {
+    return this.#options.netuid;
+  }
+
+  /** The sync interval staleness is counted in. */
+  get syncIntervalMs(): number {
+    return this.#options.syncIntervalMs;
+  }
+
   /** The neuron holding `hotkey` in the latest metagraph, if any. */
   neuron(hotkey: string): StoredNeuron | undefined {
     return this.#byHotkey.get(hotkey);
@@ -60,6 +73,20 @@ export class MetagraphView {
     if (this.#metagraph === null) return "never_synced";
     const ageMs = nowMs - this.#metagraph.syncedAtMs;
     return ageMs > STALE_AFTER_INTERVALS * this.#options.syncIntervalMs ? "stale" : "fresh";
+  }
+
+  /**
+   * Throws 503 `metagraph_unavailable` (with `Retry-After`: one sync interval, at most 60 s)
+   * unless the metagraph is fresh at `nowMs`: what signature routes check (DESIGN §6).
+   */
+  requireFresh(nowMs: number): void {
+    const status = this.status(nowMs);
+    if (status === "fresh") return;
+    const retryAfterSeconds = Math.min(this.#options.syncIntervalMs, MAX_RETRY_AFTER_MS) / 1000;
+    const message = status === "never_synced"
+      ? "The metagraph has not been synced yet"
+      : `The metagraph is stale: last synced at ${isoAt(this.#metagraph!.syncedAtMs)}`;
+    throw new ServiceError("metagraph_unavailable", message, { retryAfterSeconds, details: { status } });
   }
 
   async #reload(): Promise<void> {

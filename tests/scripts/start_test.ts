@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { ADMIN_TOKEN } from "../support/access.ts";
 
 /** Only what Deno itself needs: nothing of the test run's own configuration leaks in. */
 function inherited(): Record<string, string> {
@@ -26,6 +27,8 @@ async function startServer(dataDir: string): Promise<Started> {
       FGW_PORT: "0",
       FGW_DATA_DIR: dataDir,
       FGW_GAMMA_URL: "http://127.0.0.1:9",
+      FGW_SUBTENSOR_URL: "http://127.0.0.1:9",
+      FGW_ADMIN_TOKEN: ADMIN_TOKEN,
       FGW_IP_RPM: "0",
       // Generous: under a fully parallel test run the drain may be slow, and a forced exit is code 1.
       FGW_SHUTDOWN_GRACE_MS: "60000",
@@ -74,6 +77,20 @@ Deno.test("the start command boots offline, serves the snapshot, and stops clean
       ),
     );
     assert.ok(server.lines.some((line) => String(line.msg).startsWith("catalog loaded from the snapshot")));
+    const syncFailed = "metagraph sync failed; the last synced metagraph stays in use";
+    await waitFor(
+      () => Promise.resolve(server.lines.some((line) => line.msg === syncFailed)),
+      "sync failure",
+    );
+    const failure = server.lines.find((line) => line.msg === syncFailed)!;
+    assert.equal(failure.level, "warn");
+    assert.equal(failure.nextAttemptInMs, 15_000, "retried after a backoff step, not at once");
+    const metagraph = await fetch(`${server.url}/admin/v1/metagraph`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    const body = await metagraph.json();
+    assert.equal(body.status, "never_synced");
+    assert.equal(body.neuronCount, 0);
     const stat = await Deno.stat(`${dataDir}/fgw.sqlite`);
     assert.ok(stat.isFile, "the KV store lives in the data directory");
   } finally {

@@ -1,6 +1,7 @@
 import { ManualClock } from "../../actors/kernel/mod.ts";
 import { silentLogger } from "../../actors/kernel/mod.ts";
 import type { MarketSource } from "../../actors/catalog/mod.ts";
+import type { MetagraphSource } from "../../actors/validators/mod.ts";
 import { type Config, loadConfig } from "../../scripts/config.ts";
 import { createService, type Service } from "../../scripts/service.ts";
 import { openKvStorage } from "../../storage/kv/kv_storage.ts";
@@ -14,6 +15,7 @@ export interface TestServiceOptions {
   clock?: ManualClock;
   storage?: Storage;
   marketSource?: MarketSource;
+  metagraphSource?: MetagraphSource;
 }
 
 export interface TestService extends Service {
@@ -35,6 +37,7 @@ export async function openTestService(options: TestServiceOptions = {}): Promise
     log: silentLogger,
     storage,
     ...(options.marketSource ? { marketSource: options.marketSource } : {}),
+    ...(options.metagraphSource ? { metagraphSource: options.metagraphSource } : {}),
   });
   return {
     ...service,

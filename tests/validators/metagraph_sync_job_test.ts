@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type LogLine, ManualClock } from "../../actors/kernel/mod.ts";
+import { type LogLine, ManualClock, ServiceError } from "../../actors/kernel/mod.ts";
 import { Scheduler } from "../../actors/runtime/mod.ts";
 import {
   FileMetagraphSource,
@@ -90,14 +90,28 @@ Deno.test("a sync records the metagraph and the view answers lookups by hotkey",
   ]);
 });
 
+/** The code, status detail and Retry-After of what `requireFresh` throws, or "fresh". */
+function refusal(view: MetagraphView, nowMs: number): string {
+  try {
+    view.requireFresh(nowMs);
+    return "fresh";
+  } catch (error) {
+    assert.ok(error instanceof ServiceError);
+    return `${error.code} ${error.details?.status} ${error.retryAfterSeconds}`;
+  }
+}
+
 Deno.test("the metagraph is fresh for three sync intervals after the last success, then stale", async () => {
   await using rig = await openRig();
+  assert.equal(refusal(rig.view, rig.clock.now()), "metagraph_unavailable never_synced 60");
   await rig.write(metagraphOf(3));
   await rig.sync();
   rig.clock.advance(3 * INTERVAL_MS);
   assert.equal(rig.view.status(rig.clock.now()), "fresh");
+  assert.equal(refusal(rig.view, rig.clock.now()), "fresh");
   rig.clock.advance(1);
   assert.equal(rig.view.status(rig.clock.now()), "stale");
+  assert.equal(refusal(rig.view, rig.clock.now()), "metagraph_unavailable stale 60");
   await rig.sync();
   assert.equal(rig.view.status(rig.clock.now()), "fresh", "a new success makes it fresh again");
 });
