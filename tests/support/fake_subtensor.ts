@@ -5,6 +5,9 @@
  * - `state_call` `["NeuronInfoRuntimeApi_get_neurons_lite", "0x<netuid u16 LE>", blockHash?]` →
  *   hex of the SCALE payload set for that subnet (`0x00`, an empty Vec, for any other subnet);
  * - `neuronInfo_getNeuronsLite` `[netuid, blockHash?]` → the same payload as an array of byte numbers;
+ * - `state_call` `[fn, "0x<netuid u16 LE>", blockHash?]` for a runtime API function given bytes with
+ *   `setStateCall` (e.g. `SwapRuntimeApi_current_alpha_price`) → hex of those bytes; for a subnet
+ *   without bytes, error 4003 as a node whose runtime call fails;
  * - `chain_getHeader` → `{number: "0x…", …}`; `chain_getBlockHash` → a 32-byte hash;
  * - anything else → error -32601 "Method not found"; a body that is not JSON → -32700.
  * Failures can be queued for the next requests (or the next calls of one method): a JSON-RPC error
@@ -46,6 +49,8 @@ export class FakeSubtensor {
   readonly calls: FakeSubtensorCall[] = [];
   block: number;
   readonly #payloads: Map<number, Uint8Array>;
+  /** Runtime API function → netuid → the SCALE bytes its `state_call` answers. */
+  readonly #stateCalls = new Map<string, Map<number, Uint8Array>>();
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
   readonly #failures: { failure: FakeSubtensorFailure; method: string | undefined }[] = [];
   readonly #closing = new AbortController();
@@ -60,6 +65,13 @@ export class FakeSubtensor {
   /** Sets what `get_neurons_lite` answers for `netuid` from now on. */
   setPayload(netuid: number, payload: Uint8Array): void {
     this.#payloads.set(netuid, payload);
+  }
+
+  /** Sets what `state_call` of runtime API function `fn` answers for `netuid` from now on. */
+  setStateCall(fn: string, netuid: number, payload: Uint8Array): void {
+    const answers = this.#stateCalls.get(fn) ?? new Map<number, Uint8Array>();
+    answers.set(netuid, payload);
+    this.#stateCalls.set(fn, answers);
   }
 
   /**
@@ -112,6 +124,8 @@ export class FakeSubtensor {
     method: string,
     params: unknown[],
   ): { result: unknown } | { error: { code: number; message: string } } {
+    const answers = method === "state_call" ? this.#stateCalls.get(String(params[0])) : undefined;
+    if (answers && typeof params[1] === "string") return stateCallAnswer(answers, params[1]);
     if (method === "state_call" && params[0] === NEURONS_LITE && typeof params[1] === "string") {
       const netuid = netuidOfArgument(params[1]);
       if (netuid === null) return { error: { code: -32602, message: "Invalid params" } };
@@ -165,6 +179,16 @@ function statusResponse(status: number, retryAfter?: string): Response {
   const headers: Record<string, string> = { "content-type": "text/plain" };
   if (retryAfter !== undefined) headers["retry-after"] = retryAfter;
   return new Response(`upstream status ${status}`, { status, headers });
+}
+
+function stateCallAnswer(answers: Map<number, Uint8Array>, argument: string) {
+  const netuid = netuidOfArgument(argument);
+  if (netuid === null) return { error: { code: -32602, message: "Invalid params" } };
+  const payload = answers.get(netuid);
+  if (!payload) {
+    return { error: { code: 4003, message: `Client error: Execution failed: no subnet ${netuid}` } };
+  }
+  return { result: `0x${hex.encode(payload)}` };
 }
 
 /** The netuid of a `state_call` argument (`0x2900` → 41), or null when it is not 2 bytes of hex. */
