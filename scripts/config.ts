@@ -72,6 +72,13 @@ export const configSchema = z.object({
   FGW_METAGRAPH_FILE: z.string().min(1).optional(),
   /** Metagraph sync interval; the metagraph is stale after 3 intervals without a successful sync. */
   FGW_METAGRAPH_SYNC_MS: intMs(300_000),
+  /** Where prices come from: `chain` (CoinGecko + Subtensor) or `file` (docs/scoring.md "Prices"). */
+  FGW_PRICES_SOURCE: z.enum(["chain", "file"]).default("chain"),
+  FGW_COINGECKO_URL: z.string().url().default("https://api.coingecko.com/api/v3"),
+  /** The prices file (DESIGN §7 shape); required with `FGW_PRICES_SOURCE=file`. */
+  FGW_PRICES_FILE: z.string().min(1).optional(),
+  /** Prices sync interval; the prices are stale after 3 intervals without a successful sync. */
+  FGW_PRICES_SYNC_MS: intMs(300_000),
 }).refine((c) => c.FGW_STORAGE !== "postgres" || c.DATABASE_URL !== undefined, {
   message: "DATABASE_URL is required when FGW_STORAGE=postgres",
   path: ["DATABASE_URL"],
@@ -80,6 +87,10 @@ export const configSchema = z.object({
   message: "FGW_METAGRAPH_FILE is required when FGW_METAGRAPH_SOURCE=file",
   path: ["FGW_METAGRAPH_FILE"],
   when: whenValid("FGW_METAGRAPH_SOURCE", "FGW_METAGRAPH_FILE"),
+}).refine((c) => c.FGW_PRICES_SOURCE !== "file" || c.FGW_PRICES_FILE !== undefined, {
+  message: "FGW_PRICES_FILE is required when FGW_PRICES_SOURCE=file",
+  path: ["FGW_PRICES_FILE"],
+  when: whenValid("FGW_PRICES_SOURCE", "FGW_PRICES_FILE"),
 }).refine((c) => c.FGW_POOL_MIN_PRICE <= c.FGW_POOL_MAX_PRICE, {
   message: "FGW_POOL_MIN_PRICE must not exceed FGW_POOL_MAX_PRICE",
   path: ["FGW_POOL_MIN_PRICE"],

@@ -14,6 +14,8 @@ import { type AskOrg, orgActorKind, orgAsker } from "../actors/billing/mod.ts";
 import { holdExpiryJob } from "../actors/billing/mod.ts";
 import type { MetagraphSource } from "../actors/validators/mod.ts";
 import { createMetagraph, type Metagraph } from "./metagraph.ts";
+import type { PriceSource, PriceView } from "../actors/prices/mod.ts";
+import { createPrices } from "./prices.ts";
 
 /** A wired service instance: storage, actors, periodic jobs and the HTTP app. */
 export interface Service {
@@ -25,6 +27,8 @@ export interface Service {
   /** The metagraph: this instance's view (lookups by hotkey, status) and its sync job. */
   metagraph: Metagraph;
   metrics: Metrics;
+  /** This instance's view of the latest prices (`current()` → prices and the stale flag). */
+  prices: PriceView;
   /** Asks an organisation's OrgActor on this instance. */
   askOrg: AskOrg;
   /** Starts periodic jobs and housekeeping timers. */
@@ -44,6 +48,8 @@ export interface ServiceOptions {
   marketSource?: MarketSource;
   /** Use this metagraph source instead of the configured one. */
   metagraphSource?: MetagraphSource;
+  /** Use this price source instead of the configured one. */
+  priceSource?: PriceSource;
 }
 
 /** Builds a service instance from validated config. Nothing runs until `start()`. */
@@ -70,11 +76,20 @@ export async function createService(config: Config, options: ServiceOptions = {}
   });
   const { orgs, billing } = storage;
   const askOrg = orgAsker(actors, orgActorKind({ orgs, billing, clock, holdTtlMs: config.FGW_HOLD_TTL_MS }));
+  const prices = createPrices(config, {
+    storage,
+    clock,
+    log,
+    upstreams: metrics.upstreams,
+    onRefreshError: () => metrics.storageError("prices_view"),
+    ...(options.priceSource ? { source: options.priceSource } : {}),
+  });
   const jobs: PeriodicJob[] = [
     catalog.ingestion,
     metagraph.sync,
     rateLimitPurgeJob(storage.rateLimits),
     holdExpiryJob({ billing, askOrg, intervalMs: config.FGW_HOLD_EXPIRY_INTERVAL_MS, log }),
+    prices.job,
   ];
   const timers: ReturnType<typeof setInterval>[] = [];
   const scheduler = new Scheduler({
@@ -124,6 +139,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     catalog,
     metagraph,
     metrics,
+    prices: prices.view,
     askOrg,
     start() {
       const failed = (error: unknown) => {
@@ -134,6 +150,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
       timers.push(setInterval(() => catalog.view.poll().catch(failed), config.FGW_VIEW_REFRESH_MS));
       void metagraph.poll();
       timers.push(setInterval(() => void metagraph.poll(), config.FGW_VIEW_REFRESH_MS));
+      void prices.refreshView();
+      timers.push(setInterval(() => void prices.refreshView(), prices.viewRefreshMs));
       timers.push(setInterval(() => actors.sweep(), Math.max(1_000, config.FGW_ACTOR_IDLE_MS / 2)));
       scheduler.start();
     },
