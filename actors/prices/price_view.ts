@@ -4,7 +4,7 @@ import { decodePriceRecord, type PriceRecord, PRICES_SETTING } from "./price_rec
 import type { Prices } from "./price_source.ts";
 
 /** Syncs missed before the prices count as stale (as the metagraph's). */
-export const STALE_AFTER_INTERVALS = 3;
+export const PRICES_STALE_AFTER_INTERVALS = 3;
 
 /** What the service shows now. */
 export interface CurrentPrices {
@@ -46,7 +46,7 @@ export class PriceView {
     const record = this.#record;
     if (!record) return { prices: null, syncedAtMs: null, stale: true };
     const { clock, intervalMs } = this.#options;
-    const stale = clock() - record.syncedAtMs > STALE_AFTER_INTERVALS * intervalMs;
+    const stale = clock() - record.syncedAtMs > PRICES_STALE_AFTER_INTERVALS * intervalMs;
     return { prices: record.prices, syncedAtMs: record.syncedAtMs, stale };
   }
 }

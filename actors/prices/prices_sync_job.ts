@@ -13,6 +13,8 @@ export interface PricesSyncJobOptions {
   log: Logger;
   /** `FGW_PRICES_SYNC_MS`. */
   intervalMs: number;
+  /** First wait after a failed sync, doubled per failure up to `intervalMs`; default 15 s. */
+  retryBaseMs?: number;
   /** After each recorded sync (the service refreshes its view). */
   afterSync?: () => Promise<unknown>;
 }
@@ -21,12 +23,14 @@ export interface PricesSyncJobOptions {
  * The periodic prices job (`prices-sync`), run by the scheduler under its lease: reads the source
  * and replaces the shared record with a write fenced by the run's lease, so a run that lost its
  * job cannot overwrite a newer one. A source that fails leaves the last record (prices and sync
- * time) as it is; the failure is logged without flooding the log: a `warn` line when failures
- * start and then at most hourly, `debug` otherwise, an `info` line when the source recovers.
+ * time) as it is and the next attempt comes sooner (15 s, doubling up to the interval); the
+ * failure is logged without flooding the log: a `warn` line when failures start and then at most
+ * hourly, `debug` otherwise, an `info` line when the source recovers.
  */
 export class PricesSyncJob implements PeriodicJob {
   readonly name = "prices-sync";
   readonly #options: PricesSyncJobOptions;
+  readonly #retryBaseMs: number;
   /** Failed runs since the last success. */
   #failures = 0;
   #lastWarnAtMs = Number.NEGATIVE_INFINITY;
@@ -34,6 +38,7 @@ export class PricesSyncJob implements PeriodicJob {
 
   constructor(options: PricesSyncJobOptions) {
     this.#options = options;
+    this.#retryBaseMs = Math.min(options.retryBaseMs ?? 15_000, options.intervalMs);
   }
 
   /** Runs failed in a row since the last successful sync of this instance. */
@@ -42,7 +47,9 @@ export class PricesSyncJob implements PeriodicJob {
   }
 
   intervalMs(): number {
-    return this.#options.intervalMs;
+    const { intervalMs } = this.#options;
+    if (this.#failures === 0) return intervalMs;
+    return Math.min(intervalMs, this.#retryBaseMs * 2 ** (this.#failures - 1));
   }
 
   async run(nowMs: number, { signal, fence }: JobRun): Promise<void> {
@@ -75,6 +82,7 @@ export class PricesSyncJob implements PeriodicJob {
       source: this.#options.source.name,
       reason: error.message,
       failures: this.#failures,
+      nextAttemptInMs: this.intervalMs(),
     });
   }
 

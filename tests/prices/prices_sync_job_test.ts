@@ -146,6 +146,21 @@ Deno.test("the scheduler runs the prices job under its lease, once per FGW_PRICE
   assert.deepEqual(t.view.current(), { prices: PRICES_B, syncedAtMs: START_MS + INTERVAL_MS, stale: false });
 });
 
+Deno.test("after a failed sync the job retries sooner: 15 s, doubling up to the interval; a success restores it", async () => {
+  await using storage = await openKv();
+  await using t = await setUp(storage);
+  assert.equal(t.job.intervalMs(), INTERVAL_MS);
+  const waits: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    await t.run();
+    waits.push(t.job.intervalMs());
+  }
+  assert.deepEqual(waits, [15_000, 30_000, 60_000, 120_000, 240_000, INTERVAL_MS]);
+  await t.write(PRICES_A);
+  await t.run();
+  assert.equal(t.job.intervalMs(), INTERVAL_MS);
+});
+
 Deno.test("a source that keeps failing is logged as a warning when it starts and then hourly, not at every run", async () => {
   await using storage = await openKv();
   await using t = await setUp(storage);

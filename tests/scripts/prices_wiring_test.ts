@@ -14,6 +14,12 @@ import {
 import { openTestService, TEST_START_MS } from "../support/test_service.ts";
 
 const DEMO = new URL("../../actors/prices/demo_prices.json", import.meta.url).pathname;
+/** The other jobs `scheduler.tick()` runs read local files, never the network. */
+const OFFLINE = {
+  FGW_MARKET_SOURCE: "snapshot",
+  FGW_METAGRAPH_SOURCE: "file",
+  FGW_METAGRAPH_FILE: new URL("../../actors/validators/demo_metagraph.json", import.meta.url).pathname,
+};
 
 Deno.test("the prices settings default to the chain source every 5 minutes, and a file source needs its file", () => {
   const config = loadConfig({});
@@ -35,7 +41,7 @@ Deno.test("the prices settings default to the chain source every 5 minutes, and 
 
 Deno.test("with the file source, the service's prices view serves the file once the scheduler ran the job", async () => {
   await using service = await openTestService({
-    env: { FGW_PRICES_SOURCE: "file", FGW_PRICES_FILE: DEMO, FGW_MARKET_SOURCE: "snapshot" },
+    env: { ...OFFLINE, FGW_PRICES_SOURCE: "file", FGW_PRICES_FILE: DEMO },
   });
   assert.deepEqual(service.prices.current(), { prices: null, syncedAtMs: null, stale: true });
   assert.ok((await service.scheduler.tick()).includes("prices-sync"));
@@ -55,7 +61,7 @@ Deno.test("with the chain source, the service reads the fakes; when CoinGecko fa
   const lines: LogLine[] = [];
   const config = loadConfig({
     FGW_IP_RPM: "0",
-    FGW_MARKET_SOURCE: "snapshot",
+    ...OFFLINE,
     FGW_COINGECKO_URL: coingecko.url,
     FGW_SUBTENSOR_URL: subtensor.url,
   });
