@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { isoAt, ManualClock } from "../../actors/kernel/mod.ts";
-import { eventActorKind, type EventMessage, type EventReply } from "../../actors/catalog/mod.ts";
+import { eventActorKind } from "../../actors/catalog/mod.ts";
 import type { AdmissionRules } from "../../actors/catalog/mod.ts";
 import { ActorSystem } from "../../actors/runtime/mod.ts";
 import type { SourceMarket } from "../../actors/catalog/mod.ts";
@@ -21,12 +21,11 @@ const EVENT_ID = "polymarket-612345";
 /** One service instance's actors for events, over `store`. */
 function instance(store: EventStore, clock: ManualClock) {
   const system = new ActorSystem({ clock: clock.now, idleMs: IDLE_MS });
-  const kind = eventActorKind({ store, rules: RULES, clock: clock.now });
-  const ask = (message: EventMessage): Promise<EventReply> => system.ask(kind, EVENT_ID, message);
+  const kind = system.register(eventActorKind({ store, rules: RULES, clock: clock.now }));
   return {
     system,
-    observe: (market: SourceMarket) => ask({ type: "observe", market }),
-    get: () => ask({ type: "get" }),
+    observe: (market: SourceMarket) => system.ask(kind, EVENT_ID, { type: "observe", market }),
+    get: () => system.ask(kind, EVENT_ID, { type: "get" }),
   };
 }
 
