@@ -1,16 +1,19 @@
-import { type Clock, type Logger, ServiceError, silentLogger } from "../kernel/mod.ts";
-import type {
-  Actor,
-  ActorKind,
-  ActorObserver,
-  AskOptions,
-  MessageFor,
-  MessageMap,
-  ShedReason,
-} from "./actor_kind.ts";
+import type { Clock, Logger } from "../kernel/mod.ts";
+import { silentLogger } from "../kernel/mod.ts";
+import type { Actor, ActorKind, ActorObserver, AskOptions, MessageFor, MessageMap } from "./actor_kind.ts";
+import {
+  checked,
+  type Envelope,
+  isTimerMs,
+  newEnvelope,
+  newSlot,
+  type Slot,
+  unavailable,
+  watchCaller,
+} from "./_mailbox.ts";
+import { retryUntilCommitted } from "./_retry_until_committed.ts";
 
-/** Timers take at most a signed 32-bit number of milliseconds. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+export { isFinalAnswer } from "./_retry_until_committed.ts";
 
 export interface ActorSystemOptions {
   clock: Clock;
@@ -43,28 +46,6 @@ interface Registration {
   pending: number;
 }
 
-interface Envelope {
-  message: unknown;
-  mustComplete: boolean;
-  /** "gone": its caller gave up before its turn; it is skipped. */
-  state: "queued" | "running" | "gone";
-  reply: PromiseWithResolvers<unknown>;
-  /** Stops watching the caller's timeout and signal. */
-  unwatch: () => void;
-}
-
-interface Slot {
-  actor: Promise<Actor<MessageMap>> | undefined;
-  queue: Envelope[];
-  /** Messages waiting (not gone) or running. */
-  pending: number;
-  /** True while messages are being taken from the queue. */
-  pumping: boolean;
-  /** `drain` callers waiting for the queue to empty. */
-  waiters: (() => void)[];
-  idleSince: number;
-}
-
 /**
  * Virtual actors addressed by (kind, id). Kinds are registered once; each id of a kind has one
  * FIFO mailbox whose messages run strictly one at a time; a failed message rejects its own caller
@@ -86,8 +67,8 @@ export class ActorSystem {
   constructor(options: ActorSystemOptions) {
     this.#clock = options.clock;
     this.#idleMs = options.idleMs ?? 60_000;
-    this.#maxPending = positive("maxPending", options.maxPending ?? 1_000);
-    this.#timeoutMs = timerMs(options.timeoutMs ?? 30_000);
+    this.#maxPending = checked("maxPending", options.maxPending ?? 1_000, isPositive);
+    this.#timeoutMs = checked("timeoutMs", options.timeoutMs ?? 30_000, isTimerMs);
     this.#retry = { firstMs: options.retry?.firstMs ?? 50, maxMs: options.retry?.maxMs ?? 5_000 };
     this.#observer = options.observer;
     this.#log = options.log ?? silentLogger;
@@ -101,8 +82,8 @@ export class ActorSystem {
     this.#kinds.set(kind.name, {
       // An ActorKind<Map> handles every MessageOf<Map>; the system only passes those on.
       kind: kind as unknown as ActorKind<MessageMap>,
-      maxPending: positive("maxPending", options.maxPending ?? this.#maxPending),
-      timeoutMs: timerMs(options.timeoutMs ?? this.#timeoutMs),
+      maxPending: checked("maxPending", options.maxPending ?? this.#maxPending, isPositive),
+      timeoutMs: checked("timeoutMs", options.timeoutMs ?? this.#timeoutMs, isTimerMs),
       slots: new Map(),
       pending: 0,
     });
@@ -125,9 +106,7 @@ export class ActorSystem {
       return Promise.reject(new TypeError(`Cannot ask actor kind: ${kind.name} is not registered`));
     }
     const timeoutMs = options.timeoutMs ?? registration.timeoutMs;
-    if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS) {
-      return Promise.reject(new RangeError(`Cannot ask ${kind.name}: timeoutMs must be a positive integer`));
-    }
+    if (!isTimerMs(timeoutMs)) return Promise.reject(new RangeError(`Invalid timeoutMs: ${timeoutMs}`));
     const mustComplete = kind.mustComplete?.(message) ?? false;
     if (!mustComplete && (options.signal?.aborted || this.#full(registration, id))) {
       const reason = options.signal?.aborted ? "aborted" : "full";
@@ -135,13 +114,7 @@ export class ActorSystem {
       return Promise.reject(unavailable(kind.name, { reason, mustComplete }));
     }
     const slot = this.#slotFor(registration, id);
-    const envelope: Envelope = {
-      message,
-      mustComplete,
-      state: "queued",
-      reply: Promise.withResolvers(),
-      unwatch: () => {},
-    };
+    const envelope = newEnvelope(message, mustComplete);
     slot.queue.push(envelope);
     slot.pending++;
     registration.pending++;
@@ -204,14 +177,7 @@ export class ActorSystem {
   #slotFor(registration: Registration, id: string): Slot {
     let slot = registration.slots.get(id);
     if (!slot) {
-      slot = {
-        actor: undefined,
-        queue: [],
-        pending: 0,
-        pumping: false,
-        waiters: [],
-        idleSince: this.#clock(),
-      };
+      slot = newSlot(this.#clock());
       registration.slots.set(id, slot);
     }
     return slot;
@@ -222,26 +188,21 @@ export class ActorSystem {
     registration: Registration,
     watched: { slot: Slot; envelope: Envelope; signal: AbortSignal | undefined; timeoutMs: number },
   ): void {
-    const { slot, envelope, signal } = watched;
-    const giveUp = (reason: "timeout" | "aborted") => {
-      envelope.unwatch();
-      const { name } = registration.kind;
-      if (envelope.state === "queued" && !envelope.mustComplete) {
-        envelope.state = "gone";
-        slot.pending--;
-        registration.pending--;
-        this.#notify((observer) => observer.onShed?.(name, reason));
-      }
-      envelope.reply.reject(unavailable(name, { reason, mustComplete: envelope.mustComplete }));
-    };
-    const onAbort = () => giveUp("aborted");
-    const timer = setTimeout(() => giveUp("timeout"), watched.timeoutMs);
-    signal?.addEventListener("abort", onAbort, { once: true });
-    envelope.unwatch = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-    };
-    if (signal?.aborted) giveUp("aborted");
+    const { slot, envelope, signal, timeoutMs } = watched;
+    const { name } = registration.kind;
+    watchCaller(envelope, {
+      signal,
+      timeoutMs,
+      giveUp: (reason) => {
+        if (envelope.state === "queued" && !envelope.mustComplete) {
+          envelope.state = "gone";
+          slot.pending--;
+          registration.pending--;
+          this.#notify((observer) => observer.onShed?.(name, reason));
+        }
+        envelope.reply.reject(unavailable(name, { reason, mustComplete: envelope.mustComplete }));
+      },
+    });
   }
 
   /** Starts the next message still wanted, or marks the mailbox idle when there is none. */
@@ -302,37 +263,16 @@ export class ActorSystem {
   }
 
   /** Receives a must-complete message again, after a growing pause, until it is not a transient failure. */
-  async #untilCommitted(
-    registration: Registration,
-    id: string,
-    slot: Slot,
-    message: unknown,
-  ): Promise<unknown> {
+  #untilCommitted(registration: Registration, id: string, slot: Slot, message: unknown): Promise<unknown> {
     const { name } = registration.kind;
-    for (let attempt = 1;; attempt++) {
-      try {
-        return await this.#receive(registration, id, slot, message);
-      } catch (error) {
-        if (isFinalAnswer(error)) throw error;
+    return retryUntilCommitted(() => this.#receive(registration, id, slot, message), {
+      ...this.#retry,
+      onRetry: (attempt, error) => {
         this.#notify((observer) => observer.onRetry?.(name, attempt, error));
-        this.#log({
-          level: "warn",
-          msg: "must-complete message failed; retrying",
-          kind: name,
-          id,
-          attempt,
-          error: String(error),
-        });
-        await sleep(this.#backoffMs(attempt));
-      }
-    }
-  }
-
-  /** Doubling from `firstMs`, at most `maxMs`, with jitter (half to all of it). */
-  #backoffMs(attempt: number): number {
-    const { firstMs, maxMs } = this.#retry;
-    const ceiling = Math.min(firstMs * 2 ** Math.min(attempt - 1, 30), maxMs);
-    return ceiling / 2 + Math.random() * (ceiling / 2);
+        const msg = "must-complete message failed; retrying";
+        this.#log({ level: "warn", msg, kind: name, id, attempt, error: String(error) });
+      },
+    });
   }
 
   #notify(call: (observer: ActorObserver) => void): void {
@@ -345,40 +285,6 @@ export class ActorSystem {
   }
 }
 
-/**
- * A final answer ends a must-complete message: a ServiceError without `retryAfterSeconds`
- * (not_found, invalid_request, a repeat with another amount…). Anything else — a storage error,
- * a lost race past its bound (409 with Retry-After), `unavailable` — is worth another attempt.
- */
-export function isFinalAnswer(error: unknown): boolean {
-  return error instanceof ServiceError && error.retryAfterSeconds === undefined;
-}
-
-/** 503 `unavailable` (with Retry-After) for a caller whose message was refused or who gave up waiting. */
-function unavailable(kind: string, why: { reason: ShedReason; mustComplete: boolean }): ServiceError {
-  const text = why.reason === "full"
-    ? `Service is busy: too many requests are waiting for this ${kind}`
-    : why.reason === "timeout"
-    ? `Service is busy: this ${kind} did not answer in time`
-    : `Request was cancelled before this ${kind} answered`;
-  const still = why.mustComplete ? "; it will still be completed" : "";
-  return new ServiceError("unavailable", `${text}${still}`, { retryAfterSeconds: 1 });
-}
-
-function positive(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(`Invalid ${name}: must be a positive integer`);
-  }
-  return value;
-}
-
-function timerMs(value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_TIMER_MS) {
-    throw new RangeError(`Invalid timeoutMs: must be a positive integer up to ${MAX_TIMER_MS}`);
-  }
-  return value;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+function isPositive(value: number): boolean {
+  return Number.isSafeInteger(value) && value >= 1;
 }

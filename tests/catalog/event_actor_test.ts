@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isoAt, ManualClock } from "../../actors/kernel/mod.ts";
+import { isoAt, ManualClock, ServiceError } from "../../actors/kernel/mod.ts";
 import { eventActorKind } from "../../actors/catalog/mod.ts";
 import type { AdmissionRules } from "../../actors/catalog/mod.ts";
 import { ActorSystem } from "../../actors/runtime/mod.ts";
@@ -175,3 +175,27 @@ adapterTest("an instance whose cached event is stale reloads it and writes on to
   assert.deepEqual(await a.observe(priced(0.72)), { outcome: "unchanged" }, "a reloads b's write");
   assert.equal((await adapter.storage.events.get(EVENT_ID))?.version, 3);
 });
+
+adapterTest(
+  "an event that keeps changing under other writers answers 409 conflict, not a plain error",
+  async ({ storage }) => {
+    const clock = new ManualClock(MARKET_NOW_MS);
+    await instance(storage.events, clock).observe(priced(0.5));
+    // Another writer gets in before every write of this instance.
+    const contended: EventStore = {
+      ...recording(storage.events).store,
+      put: async (event, _expectedVersion, nowMs) => {
+        const current = (await storage.events.get(event.id))!;
+        await storage.events.put(current.event, current.version, nowMs); // bumps the version
+        return null;
+      },
+    };
+    clock.advance(1_000);
+    await assert.rejects(instance(contended, clock).observe(priced(0.7)), (error) => {
+      assert.ok(error instanceof ServiceError);
+      assert.equal(error.code, "conflict");
+      assert.match(error.message, /^Cannot write event polymarket-612345: it kept changing/);
+      return true;
+    });
+  },
+);
