@@ -108,10 +108,13 @@ export class ActorSystem {
     const timeoutMs = options.timeoutMs ?? registration.timeoutMs;
     if (!isTimerMs(timeoutMs)) return Promise.reject(new RangeError(`Invalid timeoutMs: ${timeoutMs}`));
     const mustComplete = kind.mustComplete?.(message) ?? false;
-    if (!mustComplete && (options.signal?.aborted || this.#full(registration, id))) {
-      const reason = options.signal?.aborted ? "aborted" : "full";
-      this.#notify((observer) => observer.onShed?.(kind.name, reason));
-      return Promise.reject(unavailable(kind.name, { reason, mustComplete }));
+    if (!mustComplete && options.signal?.aborted) {
+      // Gone before it asked: refused before any mailbox, so no hook hears of it.
+      return Promise.reject(unavailable(kind.name, { reason: "aborted", mustComplete }));
+    }
+    if (!mustComplete && this.#full(registration, id)) {
+      this.#notify((observer) => observer.onShed?.(kind.name, "full"));
+      return Promise.reject(unavailable(kind.name, { reason: "full", mustComplete }));
     }
     const slot = this.#slotFor(registration, id);
     const envelope = newEnvelope(message, mustComplete);

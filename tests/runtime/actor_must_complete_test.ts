@@ -145,7 +145,7 @@ Deno.test("the observer sees mailbox depth, message time, failures, shed message
   const { calls, observer } = recordingObserver();
   const system = new ActorSystem({
     clock: clock.now,
-    maxPending: 2,
+    maxPending: 3,
     observer,
     retry: { firstMs: 1, maxMs: 1 },
   });
@@ -164,10 +164,23 @@ Deno.test("the observer sees mailbox depth, message time, failures, shed message
     mustComplete: (message) => message === "settle",
   };
   system.register(kind);
-  const asks = [system.ask(kind, "a", "ok"), system.ask(kind, "a", "boom"), system.ask(kind, "a", "full")];
-  const aborted = system.ask(kind, "b", "late", { signal: AbortSignal.abort() });
-  const results = await Promise.allSettled([...asks, aborted]);
-  assert.deepEqual(results.map((result) => result.status), ["fulfilled", "rejected", "rejected", "rejected"]);
+  const controller = new AbortController();
+  const asks = [
+    system.ask(kind, "a", "ok"),
+    system.ask(kind, "a", "boom"),
+    system.ask(kind, "a", "dropped", { signal: controller.signal }),
+    system.ask(kind, "a", "full"),
+    system.ask(kind, "b", "gone before asking", { signal: AbortSignal.abort() }),
+  ];
+  controller.abort(); // "dropped" is still waiting: it is skipped
+  const results = await Promise.allSettled(asks);
+  assert.deepEqual(results.map((result) => result.status), [
+    "fulfilled",
+    "rejected",
+    "rejected",
+    "rejected",
+    "rejected",
+  ]);
   assert.equal(await system.ask(kind, "c", "settle"), "settle");
   assert.deepEqual(calls.toSorted(), [
     "done k 14 false", // the settle: two attempts of 7 ms
@@ -176,6 +189,7 @@ Deno.test("the observer sees mailbox depth, message time, failures, shed message
     "enqueue k 1",
     "enqueue k 1",
     "enqueue k 2",
+    "enqueue k 3",
     "retry k 1",
     "shed k aborted",
     "shed k full",
