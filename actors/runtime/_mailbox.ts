@@ -1,18 +1,17 @@
 import { ServiceError } from "../kernel/mod.ts";
-import type { Actor, MessageMap, ShedReason } from "./actor_kind.ts";
+import type { Actor, ActorKind, MessageMap, ShedReason } from "./actor_kind.ts";
 
 /** Timers take at most a signed 32-bit number of milliseconds. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** One message in a mailbox, with its caller's reply. */
-export interface Envelope {
-  message: unknown;
-  mustComplete: boolean;
-  /** "gone": its caller gave up before its turn; it is skipped. */
-  state: "queued" | "running" | "gone";
-  reply: PromiseWithResolvers<unknown>;
-  /** Stops watching the caller's timeout and signal. */
-  unwatch: () => void;
+/** A registered kind, its limits and its mailboxes. */
+export interface Registration {
+  kind: ActorKind<MessageMap>;
+  maxPending: number;
+  timeoutMs: number;
+  slots: Map<string, Slot>;
+  /** Messages waiting or running in all mailboxes of the kind. */
+  pending: number;
 }
 
 /** The mailbox of one (kind, id), with its activated actor. */
@@ -28,35 +27,39 @@ export interface Slot {
   idleSince: number;
 }
 
+/** One message in a mailbox, with its caller's reply and how long the caller waits for it. */
+export interface Envelope {
+  registration: Registration;
+  slot: Slot;
+  message: unknown;
+  mustComplete: boolean;
+  /** "gone": its caller gave up before its turn; it is skipped. */
+  state: "queued" | "running" | "gone";
+  reply: PromiseWithResolvers<unknown>;
+  /** When the caller stops waiting (`performance.now()` time). */
+  deadlineMs: number;
+  /** The caller's signal and the listener watching it, if it gave one. */
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
+
 export function newSlot(nowMs: number): Slot {
   return { actor: undefined, queue: [], pending: 0, pumping: false, waiters: [], idleSince: nowMs };
 }
 
-export function newEnvelope(message: unknown, mustComplete: boolean): Envelope {
-  return { message, mustComplete, state: "queued", reply: Promise.withResolvers(), unwatch: () => {} };
-}
-
-/**
- * Calls `giveUp` once, when `timeoutMs` passes or `signal` aborts (at once if it already has),
- * unless `envelope.unwatch()` is called first.
- */
-export function watchCaller(
-  envelope: Envelope,
-  watch: { signal: AbortSignal | undefined; timeoutMs: number; giveUp(reason: "timeout" | "aborted"): void },
-): void {
-  const { signal } = watch;
-  const giveUp = (reason: "timeout" | "aborted") => {
-    envelope.unwatch();
-    watch.giveUp(reason);
+export function newEnvelope(
+  at: { registration: Registration; slot: Slot },
+  message: { message: unknown; mustComplete: boolean; timeoutMs: number },
+): Envelope {
+  return {
+    ...at,
+    ...message,
+    state: "queued",
+    reply: Promise.withResolvers(),
+    deadlineMs: performance.now() + message.timeoutMs,
+    signal: undefined,
+    onAbort: undefined,
   };
-  const onAbort = () => giveUp("aborted");
-  const timer = setTimeout(() => giveUp("timeout"), watch.timeoutMs);
-  signal?.addEventListener("abort", onAbort, { once: true });
-  envelope.unwatch = () => {
-    clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort);
-  };
-  if (signal?.aborted) giveUp("aborted");
 }
 
 /** 503 `unavailable` (with Retry-After) for a caller whose message was refused or who gave up waiting. */

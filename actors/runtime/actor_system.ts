@@ -7,11 +7,12 @@ import {
   isTimerMs,
   newEnvelope,
   newSlot,
+  type Registration,
   type Slot,
   unavailable,
-  watchCaller,
 } from "./_mailbox.ts";
 import { retryUntilCommitted } from "./_retry_until_committed.ts";
+import { Deadlines } from "./_deadlines.ts";
 
 export { isFinalAnswer } from "./_retry_until_committed.ts";
 
@@ -37,15 +38,6 @@ export interface KindOptions {
   timeoutMs?: number;
 }
 
-interface Registration {
-  kind: ActorKind<MessageMap>;
-  maxPending: number;
-  timeoutMs: number;
-  slots: Map<string, Slot>;
-  /** Messages waiting or running in all mailboxes of the kind. */
-  pending: number;
-}
-
 /**
  * Virtual actors addressed by (kind, id). Kinds are registered once; each id of a kind has one
  * FIFO mailbox whose messages run strictly one at a time; a failed message rejects its own caller
@@ -56,6 +48,7 @@ interface Registration {
  */
 export class ActorSystem {
   readonly #kinds = new Map<string, Registration>();
+  readonly #deadlines = new Deadlines<Envelope>((envelope) => this.#giveUp(envelope, "timeout"));
   readonly #clock: Clock;
   readonly #idleMs: number;
   readonly #maxPending: number;
@@ -117,12 +110,12 @@ export class ActorSystem {
       return Promise.reject(unavailable(kind.name, { reason: "full", mustComplete }));
     }
     const slot = this.#slotFor(registration, id);
-    const envelope = newEnvelope(message, mustComplete);
+    const envelope = newEnvelope({ registration, slot }, { message, mustComplete, timeoutMs });
     slot.queue.push(envelope);
     slot.pending++;
     registration.pending++;
     this.#notify((observer) => observer.onEnqueue?.(kind.name, slot.pending));
-    this.#watch(registration, { slot, envelope, signal: options.signal, timeoutMs });
+    this.#watch(envelope, options.signal);
     if (!slot.pumping) this.#next(registration, id, slot);
     // The kind answers each message with the reply its map gives that message.
     return envelope.reply.promise as Promise<Map[K]["reply"]>;
@@ -186,26 +179,34 @@ export class ActorSystem {
     return slot;
   }
 
-  /** Rejects the caller when its timeout passes or its signal aborts; skips the message if it still waits. */
-  #watch(
-    registration: Registration,
-    watched: { slot: Slot; envelope: Envelope; signal: AbortSignal | undefined; timeoutMs: number },
-  ): void {
-    const { slot, envelope, signal, timeoutMs } = watched;
+  /** Watches the caller's deadline and signal (at once if it already aborted). */
+  #watch(envelope: Envelope, signal: AbortSignal | undefined): void {
+    this.#deadlines.add(envelope);
+    if (!signal) return;
+    envelope.signal = signal;
+    envelope.onAbort = () => this.#giveUp(envelope, "aborted");
+    signal.addEventListener("abort", envelope.onAbort, { once: true });
+    if (signal.aborted) this.#giveUp(envelope, "aborted");
+  }
+
+  #unwatch(envelope: Envelope): void {
+    this.#deadlines.delete(envelope);
+    if (envelope.onAbort) envelope.signal?.removeEventListener("abort", envelope.onAbort);
+    envelope.onAbort = undefined;
+  }
+
+  /** Answers a caller that stopped waiting; its message is skipped if it still waits (unless must-complete). */
+  #giveUp(envelope: Envelope, reason: "timeout" | "aborted"): void {
+    this.#unwatch(envelope);
+    const { registration, slot, mustComplete } = envelope;
     const { name } = registration.kind;
-    watchCaller(envelope, {
-      signal,
-      timeoutMs,
-      giveUp: (reason) => {
-        if (envelope.state === "queued" && !envelope.mustComplete) {
-          envelope.state = "gone";
-          slot.pending--;
-          registration.pending--;
-          this.#notify((observer) => observer.onShed?.(name, reason));
-        }
-        envelope.reply.reject(unavailable(name, { reason, mustComplete: envelope.mustComplete }));
-      },
-    });
+    if (envelope.state === "queued" && !mustComplete) {
+      envelope.state = "gone";
+      slot.pending--;
+      registration.pending--;
+      this.#notify((observer) => observer.onShed?.(name, reason));
+    }
+    envelope.reply.reject(unavailable(name, { reason, mustComplete }));
   }
 
   /** Starts the next message still wanted, or marks the mailbox idle when there is none. */
@@ -243,7 +244,7 @@ export class ActorSystem {
     } catch (error) {
       outcome = { error };
     }
-    envelope.unwatch();
+    this.#unwatch(envelope);
     slot.pending--;
     registration.pending--;
     const ms = this.#clock() - startedAt;

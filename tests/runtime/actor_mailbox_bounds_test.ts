@@ -150,3 +150,21 @@ Deno.test("limits are checked when they are set", () => {
   const system = newSystem();
   assert.throws(() => system.register(gatedKind().kind, { timeoutMs: 2 ** 31 }), RangeError);
 });
+
+Deno.test("callers with different timeouts each give up at their own deadline", async () => {
+  const system = newSystem();
+  const gated = gatedKind();
+  system.register(gated.kind);
+  const running = system.ask(gated.kind, "x", "m1", { timeoutMs: 60_000 });
+  const patient = system.ask(gated.kind, "y", "m1", { timeoutMs: 60_000 });
+  const hasty = system.ask(gated.kind, "x", "m2", { timeoutMs: 2 });
+  await assert.rejects(hasty, isUnavailable);
+  let patientDone = false;
+  void patient.finally(() => patientDone = true);
+  await settle();
+  assert.equal(patientDone, false, "the 60 s callers still wait");
+  gated.release();
+  assert.deepEqual(await Promise.all([running, patient]), ["x:m1", "y:m1"]);
+  await system.drain();
+  assert.deepEqual(gated.started.toSorted(), ["x:m1", "y:m1"]);
+});
