@@ -2,7 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "./http/app_env.ts";
 import type { Clock } from "../actors/kernel/mod.ts";
 import type { Logger } from "../actors/kernel/mod.ts";
-import type { ActorSystem } from "../actors/runtime/mod.ts";
+import type { ActorKind, ActorSystem } from "../actors/runtime/mod.ts";
 import type { Metrics } from "../actors/kernel/mod.ts";
 import { ServiceError } from "../actors/kernel/mod.ts";
 import type { Storage } from "../storage/storage.ts";
@@ -18,9 +18,8 @@ import { createApiKeyAccess } from "./middleware/api_key_auth.ts";
 import { ipThrottle } from "./middleware/ip_throttle.ts";
 import { openApiApp } from "./http/openapi.ts";
 import { serveApiDocs } from "./api_docs.ts";
-import { apiKeyActorKind } from "../actors/keys/mod.ts";
+import type { ApiKeyMessages, CountKeyUse } from "../actors/keys/mod.ts";
 import { creditRoutes } from "./billing/credits.ts";
-import { keyUsageCounter } from "../actors/keys/mod.ts";
 import { httpMetrics } from "./middleware/http_metrics.ts";
 import { metricsRoutes } from "./metrics.ts";
 import type { MetagraphView } from "../actors/validators/mod.ts";
@@ -41,6 +40,10 @@ export interface AppDeps {
   metagraph: { view: MetagraphView; sourceName: string };
   /** Asks an organisation's OrgActor (balance, holds, ledger, miners). */
   askOrg: AskOrg;
+  /** The ApiKeyActor kind, registered with `actors`. */
+  keyActor: ActorKind<ApiKeyMessages>;
+  /** Counts a key's uses through its KeyUsageActor. */
+  countKeyUse: CountKeyUse;
 }
 
 /** HTTP settings the composition root takes from the configuration. */
@@ -80,17 +83,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use("/admin/v1/*", adminAuth(deps.http.adminToken));
   app.route("/", healthRoutes(deps.readiness));
   app.route("/v1/events", eventRoutes(deps.events));
-  const countKeyUse = keyUsageCounter(deps.actors, deps.storage.billing);
-  const access = createApiKeyAccess(deps.storage, countKeyUse, {
+  const access = createApiKeyAccess(deps.storage, deps.countKeyUse, {
     clock: deps.clock,
     rememberSecrets: deps.http.rememberKeySecrets,
   });
   app.route("/v1/credits", creditRoutes({ access }));
-  const keyActor = apiKeyActorKind({ store: deps.storage.apiKeys, clock: deps.clock });
-  app.route(
-    "/admin/v1",
-    adminKeyRoutes({ ...deps, keyActor, keys: deps.storage.apiKeys, orgs: deps.storage.orgs }),
-  );
+  app.route("/admin/v1", adminKeyRoutes({ ...deps, keys: deps.storage.apiKeys, orgs: deps.storage.orgs }));
   app.route(
     "/admin/v1/orgs",
     adminOrgRoutes({

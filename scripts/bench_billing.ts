@@ -36,7 +36,8 @@ function asker(storage: Storage): AskOrg {
     clock: systemClock,
     holdTtlMs: 60_000,
   });
-  return orgAsker(new ActorSystem({ clock: systemClock }), kind);
+  const actors = new ActorSystem({ clock: systemClock });
+  return orgAsker(actors, actors.register(kind));
 }
 
 /** `CALLERS` loops of reserve+settle on `orgId`, spread over `asks`, for `seconds`. */

@@ -69,7 +69,7 @@ export async function createCatalog(config: Config, deps: CatalogDeps): Promise<
     source: deps.source ?? live,
     ...(config.FGW_SNAPSHOT_FALLBACK && !snapshotOnly ? { fallback: snapshot } : {}),
     actors,
-    eventKind: eventActorKind({
+    eventKind: actors.register(eventActorKind({
       store: storage.events,
       clock,
       rules: {
@@ -77,7 +77,7 @@ export async function createCatalog(config: Config, deps: CatalogDeps): Promise<
         minVolumeUsd: config.FGW_ADMIT_MIN_VOLUME_USD,
         lastSeenResolutionMs: config.FGW_LAST_SEEN_RESOLUTION_MS,
       },
-    }),
+    })),
     store: storage.events,
     clock,
     log,

@@ -48,6 +48,10 @@ export const configSchema = z.object({
   FGW_POOL_DENY_SUBSTRINGS: list("up or down,updown,what price will"),
   FGW_CURSOR_TTL_MS: intMs(10 * 60_000),
   FGW_ACTOR_IDLE_MS: intMs(60_000),
+  /** Longest a request waits for an actor's reply before 503 `unavailable` (docs/runtime.md). */
+  FGW_ACTOR_TIMEOUT_MS: intMs(30_000),
+  /** Messages one actor's mailbox holds (waiting or running) before new ones get 503 `unavailable`. */
+  FGW_ACTOR_MAX_PENDING: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
   /** How long a reserve holds credits before the hold expires unsettled. */
   FGW_HOLD_TTL_MS: intMs(10 * 60_000),
   /** How often expired holds are released. */

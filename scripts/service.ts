@@ -9,7 +9,7 @@ import type { Config } from "./config.ts";
 import { openStorage } from "./open_storage.ts";
 import { type Catalog, createCatalog } from "./catalog.ts";
 import type { MarketSource } from "../actors/catalog/mod.ts";
-import { rateLimitPurgeJob } from "../actors/keys/mod.ts";
+import { apiKeyActorKind, keyUsageCounter, rateLimitPurgeJob } from "../actors/keys/mod.ts";
 import { type AskOrg, orgActorKind, orgAsker } from "../actors/billing/mod.ts";
 import { holdExpiryJob } from "../actors/billing/mod.ts";
 import type { MetagraphSource } from "../actors/validators/mod.ts";
@@ -58,7 +58,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const log = options.log ?? jsonLogger(config.FGW_LOG_LEVEL);
   const storage = options.storage ?? await openStorage(config);
   const metrics = new Metrics({ clock });
-  const actors = new ActorSystem({ clock, idleMs: config.FGW_ACTOR_IDLE_MS });
+  const actors = new ActorSystem({
+    clock,
+    idleMs: config.FGW_ACTOR_IDLE_MS,
+    timeoutMs: config.FGW_ACTOR_TIMEOUT_MS,
+    maxPending: config.FGW_ACTOR_MAX_PENDING,
+    log,
+    observer: metrics.actors,
+  });
   const catalog = await createCatalog(config, {
     storage,
     actors,
@@ -75,7 +82,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
     ...(options.metagraphSource ? { source: options.metagraphSource } : {}),
   });
   const { orgs, billing } = storage;
-  const askOrg = orgAsker(actors, orgActorKind({ orgs, billing, clock, holdTtlMs: config.FGW_HOLD_TTL_MS }));
+  // Every actor kind is registered here, once (catalog.ts registers the EventActor kind).
+  const orgKind = actors.register(orgActorKind({ orgs, billing, clock, holdTtlMs: config.FGW_HOLD_TTL_MS }));
+  const askOrg = orgAsker(actors, orgKind);
+  const keyActor = actors.register(apiKeyActorKind({ store: storage.apiKeys, clock }));
+  const countKeyUse = keyUsageCounter(actors, billing);
   const prices = createPrices(config, {
     storage,
     clock,
@@ -130,6 +141,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     events: catalog.routes,
     metagraph: { view: metagraph.view, sourceName: metagraph.source.name },
     askOrg,
+    keyActor,
+    countKeyUse,
   });
   return {
     app,

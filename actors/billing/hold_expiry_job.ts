@@ -35,7 +35,7 @@ export function holdExpiryJob(options: HoldExpiryJobOptions): PeriodicJob {
           limit: pageSize,
           ...(after ? { after } : {}),
         });
-        failed += await releaseAll(page, { askOrg: options.askOrg, log });
+        failed += await releaseAll(page, { askOrg: options.askOrg, log, signal });
         after = page.at(-1);
         if (page.length < pageSize) break;
       }
@@ -44,13 +44,18 @@ export function holdExpiryJob(options: HoldExpiryJobOptions): PeriodicJob {
   };
 }
 
-/** Releases each hold through its org's actor; logs each failure and returns how many failed. */
+/**
+ * Releases each hold through its org's actor; logs each failure and returns how many failed. A
+ * release is must-complete: when the run stops waiting (its signal, or the actor's timeout), the
+ * release still goes through.
+ */
 async function releaseAll(
   holds: ExpiredHold[],
-  options: { askOrg: AskOrg; log: Logger },
+  options: { askOrg: AskOrg; log: Logger; signal: AbortSignal | undefined },
 ): Promise<number> {
+  const { askOrg, signal } = options;
   const results = await Promise.allSettled(
-    holds.map(({ orgId, holdId }) => options.askOrg(orgId, { type: "release", holdId })),
+    holds.map(({ orgId, holdId }) => askOrg(orgId, { type: "release", holdId }, signal ? { signal } : {})),
   );
   let failed = 0;
   results.forEach((result, i) => {

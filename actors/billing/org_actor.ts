@@ -1,5 +1,5 @@
 import { type Clock, isoAt } from "../kernel/mod.ts";
-import type { Actor, ActorKind } from "../runtime/mod.ts";
+import { type Actor, type ActorKind, conditionalWrite, LOST } from "../runtime/mod.ts";
 import { ServiceError } from "../kernel/mod.ts";
 import { isSs58Address } from "../kernel/mod.ts";
 import {
@@ -12,15 +12,17 @@ import {
   requireAmount,
   settleChange,
 } from "./org_account.ts";
-import type {
-  CreditReply,
-  MinerReply,
-  OrgMessage,
-  OrgReply,
-  OrgView,
-  ReleaseReply,
-  ReserveReply,
-  SettleReply,
+import {
+  type CreditReply,
+  endsHold,
+  type MinerReply,
+  type OrgMessage,
+  type OrgMessages,
+  type OrgReply,
+  type OrgView,
+  type ReleaseReply,
+  type ReserveReply,
+  type SettleReply,
 } from "./org_messages.ts";
 import {
   type BillingStore,
@@ -32,7 +34,7 @@ import {
 import type { OrgRecord, OrgStore } from "../../storage/org_store.ts";
 
 export type * from "./org_messages.ts";
-export { orgAsker } from "./org_messages.ts";
+export { endsHold, orgAsker } from "./org_messages.ts";
 
 export interface OrgActorDeps {
   orgs: OrgStore;
@@ -43,8 +45,8 @@ export interface OrgActorDeps {
 }
 
 /**
- * Commit attempts of a credit or settle: a hold released or settled, or a reference taken,
- * elsewhere in between needs another look.
+ * Commit attempts of a credit or settle (`conditionalWrite`): a hold released or settled, or a
+ * reference taken, elsewhere in between needs another look.
  */
 const COMMIT_ATTEMPTS = 4;
 type MinerMessage = Extract<OrgMessage, { type: "registerMiner" | "unregisterMiner" | "setDefaultMiner" }>;
@@ -57,7 +59,7 @@ type MinerMessage = Extract<OrgMessage, { type: "registerMiner" | "unregisterMin
  * overspend; when a condition fails the actor looks at storage again and decides. Balance reads
  * go to storage, so every instance reports the same figures.
  */
-export class OrgActor implements Actor<OrgMessage, OrgReply> {
+export class OrgActor implements Actor<OrgMessages> {
   readonly #id: string;
   readonly #deps: OrgActorDeps;
   /** The org as last read: null until it exists. */
@@ -103,21 +105,22 @@ export class OrgActor implements Actor<OrgMessage, OrgReply> {
   async #credit(amountMicro: bigint, reference: string): Promise<CreditReply> {
     requireAmount(amountMicro, { field: "amountMicro", min: 1n });
     const { billing } = this.#deps;
-    // An earlier credit with this reference, or a concurrent one (another instance) that won the race.
-    let earlier = await billing.findCredit(this.#id, reference);
-    for (let attempt = 0; attempt < COMMIT_ATTEMPTS; attempt++) {
-      if (earlier) return await this.#repeatedCredit(earlier, amountMicro);
-      const fresh = await this.#creditNew(amountMicro, reference);
-      if (fresh) return fresh;
-      // Refused by the store: the reference was taken meanwhile, or the balance would pass 2^63-1
-      // (checked in the commit, so concurrent credits on several instances cannot overflow).
-      earlier = await billing.findCredit(this.#id, reference);
-      if (!earlier && (await this.#account()).balanceMicro > MAX_MICRO - amountMicro) throw overMaximum();
-    }
-    throw new ServiceError(
-      "conflict",
-      `Cannot credit ${this.#id}: it keeps changing under concurrent writers`,
-    );
+    return await conditionalWrite({
+      what: `credit ${this.#id}`,
+      attempts: COMMIT_ATTEMPTS,
+      // An earlier credit with this reference, or a concurrent one (another instance) that won the race.
+      load: () => billing.findCredit(this.#id, reference),
+      apply: async (earlier) => {
+        if (earlier) return await this.#repeatedCredit(earlier, amountMicro);
+        const fresh = await this.#creditNew(amountMicro, reference);
+        if (fresh) return fresh;
+        // Refused by the store: the reference was taken meanwhile, or the balance would pass 2^63-1
+        // (checked in the commit, so concurrent credits on several instances cannot overflow).
+        const taken = await billing.findCredit(this.#id, reference);
+        if (!taken && (await this.#account()).balanceMicro > MAX_MICRO - amountMicro) throw overMaximum();
+        return LOST;
+      },
+    });
   }
 
   async #repeatedCredit(earlier: LedgerEntry, amountMicro: bigint): Promise<CreditReply> {
@@ -195,24 +198,26 @@ export class OrgActor implements Actor<OrgMessage, OrgReply> {
     requireAmount(costMicro, { field: "costMicro", min: 0n });
     const { billing, clock } = this.#deps;
     const charged = { holdId, chargedMicro: costMicro, alreadySettled: false };
-    let holdStored = true;
-    for (let attempt = 0; attempt < COMMIT_ATTEMPTS; attempt++) {
-      const next = await billing.commit(this.#id, settleChange(message, { atMs: clock(), holdStored }));
-      if (next) return { ...charged, balanceAfterMicro: next.balanceMicro };
-      // The hold is gone: settled before (a repeat), or released or expired before the call
-      // finished — the call happened all the same, so charge it without the hold. A hold id that
-      // was never reserved is not a call this org made.
-      const settled = await billing.findSettlement(this.#id, holdId);
-      if (settled) return repeatedSettle(settled, message);
-      if (!(await billing.findReservation(this.#id, holdId))) {
-        throw new ServiceError("not_found", `Hold not found: ${holdId}`, { details: { holdId } });
-      }
-      holdStored = false;
-    }
-    throw new ServiceError(
-      "conflict",
-      `Cannot settle hold ${holdId}: it keeps changing under concurrent writers`,
-    );
+    return await conditionalWrite({
+      what: `settle hold ${holdId}`,
+      attempts: COMMIT_ATTEMPTS,
+      // First with the hold; once a commit was refused with the hold gone, without it.
+      initial: true,
+      load: () => Promise.resolve(false),
+      apply: async (holdStored) => {
+        const next = await billing.commit(this.#id, settleChange(message, { atMs: clock(), holdStored }));
+        if (next) return { ...charged, balanceAfterMicro: next.balanceMicro };
+        // The hold is gone: settled before (a repeat), or released or expired before the call
+        // finished — the call happened all the same, so charge it without the hold. A hold id that
+        // was never reserved is not a call this org made.
+        const settled = await billing.findSettlement(this.#id, holdId);
+        if (settled) return repeatedSettle(settled, message);
+        if (!(await billing.findReservation(this.#id, holdId))) {
+          throw new ServiceError("not_found", `Hold not found: ${holdId}`, { details: { holdId } });
+        }
+        return LOST;
+      },
+    });
   }
 
   async #release(holdId: string): Promise<ReleaseReply> {
@@ -286,10 +291,14 @@ export class OrgActor implements Actor<OrgMessage, OrgReply> {
   }
 }
 
-/** The OrgActor kind ("org"): activation loads the org record from storage. */
-export function orgActorKind(deps: OrgActorDeps): ActorKind<OrgMessage, OrgReply> {
+/**
+ * The OrgActor kind ("org"): activation loads the org record from storage. Settle and release
+ * end a hold, so they are must-complete (`endsHold`).
+ */
+export function orgActorKind(deps: OrgActorDeps): ActorKind<OrgMessages> {
   return {
     name: "org",
     activate: async (id) => new OrgActor(id, deps, await deps.orgs.get(id)),
+    mustComplete: endsHold,
   };
 }

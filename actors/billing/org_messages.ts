@@ -1,4 +1,4 @@
-import type { ActorKind, ActorSystem } from "../runtime/mod.ts";
+import type { ActorKind, ActorSystem, Ask, TaggedMessages } from "../runtime/mod.ts";
 import type { LedgerEntry, UsageValue } from "../../storage/billing_store.ts";
 import type { MinerRegistration, OrgRecord } from "../../storage/org_store.ts";
 
@@ -104,14 +104,21 @@ export interface OrgReplies {
 
 export type OrgReply = OrgReplies[keyof OrgReplies];
 
-/** Sends a message to the OrgActor of `orgId`; the reply is typed after the message. */
-export type AskOrg = <T extends OrgMessage["type"]>(
-  orgId: string,
-  message: Extract<OrgMessage, { type: T }>,
-) => Promise<OrgReplies[T]>;
+/** Each OrgActor message with its reply. */
+export type OrgMessages = TaggedMessages<OrgMessage, OrgReplies>;
 
-/** The `AskOrg` of one actor system and OrgActor kind (what routes and jobs are given). */
-export function orgAsker(actors: ActorSystem, kind: ActorKind<OrgMessage, OrgReply>): AskOrg {
-  return <T extends OrgMessage["type"]>(orgId: string, message: Extract<OrgMessage, { type: T }>) =>
-    actors.ask(kind, orgId, message) as Promise<OrgReplies[T]>;
+/**
+ * Messages that end a hold: never shed, never skipped when their caller has gone, retried until
+ * committed (both are idempotent by hold id; docs/runtime.md).
+ */
+export function endsHold(message: OrgMessage): boolean {
+  return message.type === "settle" || message.type === "release";
+}
+
+/** Sends a message to the OrgActor of `orgId`; the reply is typed after the message. */
+export type AskOrg = Ask<OrgMessages>;
+
+/** The `AskOrg` of one actor system and its registered OrgActor kind (what routes and jobs are given). */
+export function orgAsker(actors: ActorSystem, kind: ActorKind<OrgMessages>): AskOrg {
+  return (orgId, message, options) => actors.ask(kind, orgId, message, options);
 }

@@ -1,4 +1,4 @@
-import type { Actor, ActorKind } from "../runtime/mod.ts";
+import { type Actor, type ActorKind, conditionalWrite, LOST, type Lost } from "../runtime/mod.ts";
 import type { SourceMarket } from "./sources/market_source.ts";
 import { admissionRefusal, type AdmissionRules, admitMarket, updateFromMarket } from "./market_admission.ts";
 import { sanitizeMarket } from "./market_sanitize.ts";
@@ -6,17 +6,22 @@ import type { EventStore } from "../../storage/event_store.ts";
 import type { EventRecord, StoredEvent } from "../../storage/event_record.ts";
 import type { Clock } from "../kernel/mod.ts";
 
-export type EventMessage =
-  | { type: "observe"; market: SourceMarket }
-  | { type: "get" };
-
 export interface ObserveReply {
   /** "admitted", "updated", "unchanged", or "refused" (not admitted, with the reason). */
   outcome: "admitted" | "updated" | "unchanged" | "refused";
   reason?: string;
 }
 
-export type EventReply = ObserveReply | EventRecord | null;
+/** The messages an EventActor understands, each with its reply. */
+export type EventMessages = {
+  /** A sighting of the market at its source: admits, updates or leaves the event. */
+  observe: { message: { type: "observe"; market: SourceMarket }; reply: ObserveReply };
+  /** The event as stored, or null. */
+  get: { message: { type: "get" }; reply: EventRecord | null };
+};
+
+export type EventMessage = EventMessages[keyof EventMessages]["message"];
+export type EventReply = EventMessages[keyof EventMessages]["reply"];
 
 export interface EventActorDeps {
   store: EventStore;
@@ -24,18 +29,15 @@ export interface EventActorDeps {
   clock: Clock;
 }
 
-const MAX_ATTEMPTS = 5;
-
 /**
  * The owner of one market event: admits it, applies each sighting, and writes through. Its
  * mailbox makes it the event's only writer on this instance; it reads the event from storage at
  * every message (another instance may have written since) and keeps nothing in between, so
  * holding tens of thousands of these actors costs next to no memory.
  */
-export class EventActor implements Actor<EventMessage, EventReply> {
+export class EventActor implements Actor<EventMessages> {
   readonly #id: string;
   readonly #deps: EventActorDeps;
-  #state: StoredEvent | null = null;
 
   constructor(id: string, deps: EventActorDeps) {
     this.#id = id;
@@ -43,31 +45,24 @@ export class EventActor implements Actor<EventMessage, EventReply> {
   }
 
   async receive(message: EventMessage): Promise<EventReply> {
-    try {
-      if (message.type === "get") return (await this.#deps.store.get(this.#id))?.event ?? null;
-      return await this.#observe(message.market);
-    } finally {
-      this.#state = null;
-    }
+    if (message.type === "get") return (await this.#deps.store.get(this.#id))?.event ?? null;
+    return await this.#observe(message.market);
   }
 
   async #observe(source: SourceMarket): Promise<ObserveReply> {
     const market = sanitizeMarket(source);
     if (typeof market === "string") return { outcome: "refused", reason: market };
     // Storage is the truth: another instance may have written since this actor last looked.
-    this.#state = await this.#deps.store.get(this.#id);
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const reply = await this.#apply(market);
-      if (reply) return reply;
-      this.#state = await this.#deps.store.get(this.#id);
-    }
-    throw new Error(`Cannot write event: ${this.#id} kept changing under concurrent writers`);
+    return await conditionalWrite({
+      what: `write event ${this.#id}`,
+      load: () => this.#deps.store.get(this.#id),
+      apply: (current) => this.#apply(market, current),
+    });
   }
 
-  /** One conditional write of the market's effect; null when the condition was lost. */
-  async #apply(market: SourceMarket): Promise<ObserveReply | null> {
+  /** One conditional write of the market's effect on `current`; LOST when the condition was lost. */
+  async #apply(market: SourceMarket, current: StoredEvent | null): Promise<ObserveReply | Lost> {
     const now = this.#deps.clock();
-    const current = this.#state;
     let next: EventRecord | null;
     if (current) {
       next = updateFromMarket(current.event, market, now, this.#deps.rules);
@@ -78,14 +73,13 @@ export class EventActor implements Actor<EventMessage, EventReply> {
       next = admitMarket(market, now);
     }
     const written = await this.#deps.store.put(next, current?.version ?? 0, now);
-    if (!written) return null;
-    this.#state = written;
+    if (!written) return LOST;
     return { outcome: current ? "updated" : "admitted" };
   }
 }
 
 /** The EventActor kind: activation is free; each message reads the event from storage. */
-export function eventActorKind(deps: EventActorDeps): ActorKind<EventMessage, EventReply> {
+export function eventActorKind(deps: EventActorDeps): ActorKind<EventMessages> {
   return {
     name: "event",
     activate: (id) => Promise.resolve(new EventActor(id, deps)),

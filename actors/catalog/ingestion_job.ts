@@ -1,5 +1,5 @@
 import type { Clock } from "../kernel/mod.ts";
-import type { EventMessage, EventReply, ObserveReply } from "./event_actor.ts";
+import type { EventMessages, ObserveReply } from "./event_actor.ts";
 import type { Logger } from "../kernel/mod.ts";
 import { eventIdFor } from "./market_admission.ts";
 import type { ActorKind, ActorSystem } from "../runtime/mod.ts";
@@ -12,7 +12,8 @@ export interface IngestionOptions {
   /** Read once when the source is unreachable and the catalog is still empty (offline start). */
   fallback?: MarketSource;
   actors: ActorSystem;
-  eventKind: ActorKind<EventMessage, EventReply>;
+  /** The EventActor kind, registered with `actors`. */
+  eventKind: ActorKind<EventMessages>;
   store: EventStore;
   clock: Clock;
   log: Logger;
@@ -105,7 +106,7 @@ export class MarketIngestionJob implements PeriodicJob {
       const page = await source.fetchPage(cursor, signal);
       stats.pages++;
       stats.malformed += page.malformed;
-      const replies = await Promise.allSettled(page.markets.map((market) => this.#observe(market)));
+      const replies = await Promise.allSettled(page.markets.map((market) => this.#observe(market, signal)));
       for (const reply of replies) this.#count(stats, reply);
       stats.seen += page.markets.length;
       cursor = page.nextCursor;
@@ -125,10 +126,10 @@ export class MarketIngestionJob implements PeriodicJob {
     }
   }
 
-  async #observe(market: SourceMarket): Promise<ObserveReply> {
+  async #observe(market: SourceMarket, signal: AbortSignal | undefined): Promise<ObserveReply> {
     const { actors, eventKind } = this.#options;
     const id = eventIdFor(market.source, market.sourceMarketId);
-    return await actors.ask(eventKind, id, { type: "observe", market }) as ObserveReply;
+    return await actors.ask(eventKind, id, { type: "observe", market }, signal ? { signal } : {});
   }
 
   async #fallBack(signal?: AbortSignal): Promise<void> {

@@ -22,6 +22,8 @@ export type ErrorCode =
   | "upstream_timeout"
   | "metagraph_unavailable"
   | "not_ready"
+  /** Overloaded: a full mailbox or an internal timeout; always with Retry-After. */
+  | "unavailable"
   | "internal_error";
 
 /** An error a caller is expected to catch and render: it carries a stable code. */

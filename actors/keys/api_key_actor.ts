@@ -1,5 +1,5 @@
 import { type Clock, isoAt } from "../kernel/mod.ts";
-import type { Actor, ActorKind } from "../runtime/mod.ts";
+import { type Actor, type ActorKind, conditionalWrite, LOST, type TaggedMessages } from "../runtime/mod.ts";
 import { ServiceError } from "../kernel/mod.ts";
 import { formatApiKey, hashSecret, newSecret } from "./api_key_secret.ts";
 import {
@@ -27,15 +27,28 @@ export interface ApiKeyReply {
   apiKey?: string;
 }
 
+/** The reply to issue and rotate: the key and, this once, its full secret. */
+export interface IssuedKeyReply {
+  key: ApiKeySummary;
+  apiKey: string;
+}
+
+/** Each ApiKeyActor message with its reply. */
+export type ApiKeyMessages = TaggedMessages<ApiKeyMessage, {
+  issue: IssuedKeyReply;
+  rotate: IssuedKeyReply;
+  revoke: { key: ApiKeySummary };
+  delete: { key: null };
+  get: { key: ApiKeySummary | null };
+}>;
+
 export interface ApiKeyActorDeps {
   store: ApiKeyStore;
   clock: Clock;
 }
 
-const MAX_ATTEMPTS = 5;
-
 /** The owner of one API key: issues, rotates, revokes and deletes it with version-checked writes. */
-export class ApiKeyActor implements Actor<ApiKeyMessage, ApiKeyReply> {
+export class ApiKeyActor implements Actor<ApiKeyMessages> {
   readonly #keyId: string;
   readonly #deps: ApiKeyActorDeps;
   #state: StoredApiKey | null;
@@ -51,13 +64,13 @@ export class ApiKeyActor implements Actor<ApiKeyMessage, ApiKeyReply> {
   async receive(message: ApiKeyMessage): Promise<ApiKeyReply> {
     if (message.type === "issue") return await this.#issue(message.terms);
     // Another instance may have changed the key since activation: always start from storage.
-    this.#state = await this.#deps.store.get(this.#keyId);
+    await this.#load();
     if (message.type === "get") return { key: this.#state && summarizeApiKey(this.#state) };
     if (message.type === "delete") return await this.#delete();
     return await this.#change(message.type);
   }
 
-  async #issue(terms: ApiKeyTerms): Promise<ApiKeyReply> {
+  async #issue(terms: ApiKeyTerms): Promise<IssuedKeyReply> {
     const secret = newSecret();
     const record: ApiKeyRecord = {
       keyId: this.#keyId,
@@ -73,39 +86,49 @@ export class ApiKeyActor implements Actor<ApiKeyMessage, ApiKeyReply> {
   }
 
   async #change(kind: "rotate" | "revoke"): Promise<ApiKeyReply> {
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const current = this.#current();
-      if (kind === "revoke" && current.revokedAt !== undefined) return { key: summarizeApiKey(current) };
-      if (kind === "rotate") this.#assertRotatable(current);
-      const secret = newSecret();
-      const next: ApiKeyRecord = kind === "rotate"
-        ? { ...current, secretHash: hashSecret(secret) }
-        : { ...current, revokedAt: isoAt(this.#deps.clock()) };
-      const written = await this.#deps.store.update(next, current.version);
-      if (written) {
+    return await conditionalWrite({
+      what: `${kind} key ${this.#keyId}`,
+      initial: this.#state,
+      load: () => this.#load(),
+      apply: async (state) => {
+        const current = this.#existing(state);
+        if (kind === "revoke" && current.revokedAt !== undefined) return { key: summarizeApiKey(current) };
+        if (kind === "rotate") this.#assertRotatable(current);
+        const secret = newSecret();
+        const next: ApiKeyRecord = kind === "rotate"
+          ? { ...current, secretHash: hashSecret(secret) }
+          : { ...current, revokedAt: isoAt(this.#deps.clock()) };
+        const written = await this.#deps.store.update(next, current.version);
+        if (!written) return LOST;
         this.#state = written;
         const key = summarizeApiKey(written);
         return kind === "rotate" ? { key, apiKey: formatApiKey(this.#keyId, secret) } : { key };
-      }
-      this.#state = await this.#deps.store.get(this.#keyId);
-    }
-    throw new ServiceError("conflict", `Cannot ${kind} key: ${this.#keyId} kept changing, try again`);
+      },
+    });
   }
 
   async #delete(): Promise<ApiKeyReply> {
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      if (await this.#deps.store.delete(this.#keyId, this.#current().version)) {
+    return await conditionalWrite({
+      what: `delete key ${this.#keyId}`,
+      initial: this.#state,
+      load: () => this.#load(),
+      apply: async (state) => {
+        if (!(await this.#deps.store.delete(this.#keyId, this.#existing(state).version))) return LOST;
         this.#state = null;
         return { key: null };
-      }
-      this.#state = await this.#deps.store.get(this.#keyId);
-    }
-    throw new ServiceError("conflict", `Cannot delete key: ${this.#keyId} kept changing, try again`);
+      },
+    });
   }
 
-  #current(): StoredApiKey {
-    if (!this.#state) throw new ServiceError("not_found", `No such API key: ${this.#keyId}`);
-    return this.#state;
+  /** The key as stored now (another instance may have changed it), kept as this actor's state. */
+  async #load(): Promise<StoredApiKey | null> {
+    return this.#state = await this.#deps.store.get(this.#keyId);
+  }
+
+  /** `state`, or 404 when the key is not stored. */
+  #existing(state: StoredApiKey | null): StoredApiKey {
+    if (!state) throw new ServiceError("not_found", `No such API key: ${this.#keyId}`);
+    return state;
   }
 
   #assertRotatable(key: StoredApiKey): void {
@@ -123,7 +146,7 @@ export class ApiKeyActor implements Actor<ApiKeyMessage, ApiKeyReply> {
 }
 
 /** The ApiKeyActor kind ("api_key", addressed by key id): activation loads the key from storage. */
-export function apiKeyActorKind(deps: ApiKeyActorDeps): ActorKind<ApiKeyMessage, ApiKeyReply> {
+export function apiKeyActorKind(deps: ApiKeyActorDeps): ActorKind<ApiKeyMessages> {
   return {
     name: "api_key",
     activate: async (keyId) => new ApiKeyActor(keyId, { ...deps, state: await deps.store.get(keyId) }),

@@ -5,7 +5,7 @@ import { hashBytes, parseApiKey } from "./api_key_secret.ts";
 import type { CountKeyUse, KeyUseReply } from "./key_usage_actor.ts";
 import type { BalanceReply } from "../billing/mod.ts";
 import type { ApiKeyScope, ApiKeyStore, StoredApiKey } from "../../storage/api_key_store.ts";
-import { Coalescer } from "../runtime/mod.ts";
+import { Coalescer, conditionalWrite, LOST } from "../runtime/mod.ts";
 import { MINUTE_MS, type RateWindow, windowAt } from "./rate_window.ts";
 
 /** The key a request authenticated with, as routes see it (`c.get("apiKey")`). */
@@ -129,24 +129,29 @@ export class ApiKeyVerifier {
   /**
    * Authenticates `token` and counts the request; null when it is not a live key of ours (401).
    * Never a conflict: when the key changes during the check it is read again, and a key that
-   * keeps changing through every attempt is refused (fail closed).
+   * keeps changing through every attempt is refused (fail closed; docs/api_keys.md promises 401).
    */
   async admit(token: string): Promise<Admission | null> {
     const parsed = parseApiKey(token);
     if (!parsed) return null;
-    let entry = this.#fromMemory(parsed.keyId, parsed.secret);
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      entry ??= await this.#fromStorage(parsed.keyId, parsed.secret);
-      const nowMs = this.#deps.clock();
-      if (!entry || entry.liveUntilMs <= nowMs) return null;
-      const window = windowAt(nowMs, MINUTE_MS);
-      const batch = `${parsed.keyId}/${entry.stored.version}/${window.startMs}`;
-      const counted = await this.#uses.submit(batch, { entry, window, nowMs });
-      if (counted) return { key: entry.key, ...counted, window, nowMs };
-      this.#records.delete(parsed.keyId);
-      entry = null;
-    }
-    return null;
+    const known = this.#fromMemory(parsed.keyId, parsed.secret);
+    return await conditionalWrite({
+      what: `count a use of key ${parsed.keyId}`,
+      attempts: MAX_ATTEMPTS,
+      exhausted: () => null,
+      ...(known ? { initial: known } : {}),
+      load: () => this.#fromStorage(parsed.keyId, parsed.secret),
+      apply: async (entry) => {
+        const nowMs = this.#deps.clock();
+        if (!entry || entry.liveUntilMs <= nowMs) return null;
+        const window = windowAt(nowMs, MINUTE_MS);
+        const batch = `${parsed.keyId}/${entry.stored.version}/${window.startMs}`;
+        const counted = await this.#uses.submit(batch, { entry, window, nowMs });
+        if (counted) return { key: entry.key, ...counted, window, nowMs };
+        this.#records.delete(parsed.keyId);
+        return LOST;
+      },
+    });
   }
 
   /** The remembered key when `secret` is its secret; else storage must decide. */

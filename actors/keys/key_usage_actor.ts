@@ -1,6 +1,6 @@
 import { balanceOf } from "../billing/mod.ts";
 import type { BalanceReply } from "../billing/mod.ts";
-import type { Actor, ActorKind, ActorSystem } from "../runtime/mod.ts";
+import type { Actor, ActorSystem, UniformMessages } from "../runtime/mod.ts";
 import type { BillingStore, OrgKeyUse } from "../../storage/billing_store.ts";
 
 /** A counted use: the window's count including it, and the org's balance read by the same step. */
@@ -18,7 +18,10 @@ export interface KeyUseReply {
  * account — so it answers the same on every instance, and null once the key was rotated, revoked
  * or deleted, or when it is not that org's.
  */
-export class KeyUsageActor implements Actor<OrgKeyUse, KeyUseReply | null> {
+/** A KeyUsageActor's one message, the use to count, and its reply. */
+export type KeyUseMessages = UniformMessages<OrgKeyUse, KeyUseReply | null>;
+
+export class KeyUsageActor implements Actor<KeyUseMessages> {
   readonly #keyId: string;
   readonly #billing: BillingStore;
 
@@ -36,11 +39,14 @@ export class KeyUsageActor implements Actor<OrgKeyUse, KeyUseReply | null> {
 /** Counts uses of the key `keyId` (see `KeyUsageActor`). */
 export type CountKeyUse = (keyId: string, use: OrgKeyUse) => Promise<KeyUseReply | null>;
 
-/** The KeyUsageActor kind ("key_usage") on `billing`, and the `CountKeyUse` that asks it in `actors`. */
+/**
+ * Registers the KeyUsageActor kind ("key_usage") on `billing` with `actors` (once per system), and
+ * returns the `CountKeyUse` that asks it.
+ */
 export function keyUsageCounter(actors: ActorSystem, billing: BillingStore): CountKeyUse {
-  const kind: ActorKind<OrgKeyUse, KeyUseReply | null> = {
+  const kind = actors.register<KeyUseMessages>({
     name: "key_usage",
     activate: (keyId) => Promise.resolve(new KeyUsageActor(keyId, billing)),
-  };
+  });
   return (keyId, use) => actors.ask(kind, keyId, use);
 }

@@ -1,69 +1,141 @@
-import type { Clock } from "../kernel/mod.ts";
+import type { Clock, Logger } from "../kernel/mod.ts";
+import { silentLogger } from "../kernel/mod.ts";
+import type { Actor, ActorKind, ActorObserver, AskOptions, MessageFor, MessageMap } from "./actor_kind.ts";
+import {
+  checked,
+  type Envelope,
+  isTimerMs,
+  newEnvelope,
+  newSlot,
+  type Registration,
+  type Slot,
+  unavailable,
+} from "./_mailbox.ts";
+import { retryUntilCommitted } from "./_retry_until_committed.ts";
+import { Deadlines } from "./_deadlines.ts";
 
-/** An activated actor: handles one message at a time, in arrival order. */
-export interface Actor<M, R> {
-  receive(message: M): Promise<R>;
-}
-
-/** A kind of virtual actor: how to activate an instance for an id (loading its state). */
-export interface ActorKind<M, R> {
-  readonly name: string;
-  activate(id: string): Promise<Actor<M, R>>;
-}
-
-interface Slot {
-  actor: Promise<Actor<unknown, unknown>> | undefined;
-  tail: Promise<void>;
-  pending: number;
-  idleSince: number;
-}
+export { isFinalAnswer } from "./_retry_until_committed.ts";
 
 export interface ActorSystemOptions {
   clock: Clock;
-  /** An actor idle this long with an empty mailbox is evicted by `sweep`. */
+  /** An actor idle this long with an empty mailbox is evicted by `sweep` (default 60 s). */
   idleMs?: number;
+  /** Messages one mailbox may hold (waiting or running) before new ones are refused (default 1000). */
+  maxPending?: number;
+  /** How long a caller waits for its reply when it names no timeout (default 30 s). */
+  timeoutMs?: number;
+  /** Pause between attempts of a must-complete message: doubling from `firstMs` up to `maxMs`. */
+  retry?: { firstMs?: number; maxMs?: number };
+  /** Metrics hooks. */
+  observer?: ActorObserver;
+  /** Where retried must-complete messages and failing hooks are reported (default: nowhere). */
+  log?: Logger;
+}
+
+/** Per-kind overrides of the system's limits. */
+export interface KindOptions {
+  maxPending?: number;
+  timeoutMs?: number;
 }
 
 /**
- * Virtual actors addressed by (kind, id). Each id has one FIFO mailbox: its messages run
- * strictly one at a time; a failed message rejects its own caller and the next one runs.
- * An actor is activated on its first message and evicted by `sweep` once idle and empty.
+ * Virtual actors addressed by (kind, id). Kinds are registered once; each id of a kind has one
+ * FIFO mailbox whose messages run strictly one at a time; a failed message rejects its own caller
+ * and the next one runs. Callers wait at most a timeout (or until their signal aborts) and a full
+ * mailbox refuses at once, both with 503 `unavailable`; a message whose caller gave up before its
+ * turn is skipped, except must-complete messages, which are retried until they commit. An actor
+ * is activated on its first message and evicted by `sweep` once idle and empty. docs/runtime.md.
  */
 export class ActorSystem {
-  readonly #slots = new Map<string, Slot>();
+  readonly #kinds = new Map<string, Registration>();
+  readonly #deadlines = new Deadlines<Envelope>((envelope) => this.#giveUp(envelope, "timeout"));
   readonly #clock: Clock;
   readonly #idleMs: number;
+  readonly #maxPending: number;
+  readonly #timeoutMs: number;
+  readonly #retry: { firstMs: number; maxMs: number };
+  readonly #observer: ActorObserver | undefined;
+  readonly #log: Logger;
 
   constructor(options: ActorSystemOptions) {
     this.#clock = options.clock;
     this.#idleMs = options.idleMs ?? 60_000;
+    this.#maxPending = checked("maxPending", options.maxPending ?? 1_000, isPositive);
+    this.#timeoutMs = checked("timeoutMs", options.timeoutMs ?? 30_000, isTimerMs);
+    this.#retry = { firstMs: options.retry?.firstMs ?? 50, maxMs: options.retry?.maxMs ?? 5_000 };
+    this.#observer = options.observer;
+    this.#log = options.log ?? silentLogger;
   }
 
-  /** Sends a message to the actor (kind, id) and resolves with its reply. */
-  ask<M, R>(kind: ActorKind<M, R>, id: string, message: M): Promise<R> {
-    const slot = this.#slotFor(`${kind.name}\u0000${id}`);
+  /** Registers `kind` under its name (a name already registered is a TypeError); returns it. */
+  register<Map extends MessageMap>(kind: ActorKind<Map>, options: KindOptions = {}): ActorKind<Map> {
+    if (this.#kinds.has(kind.name)) {
+      throw new TypeError(`Cannot register actor kind: ${kind.name} is already registered`);
+    }
+    this.#kinds.set(kind.name, {
+      // An ActorKind<Map> handles every MessageOf<Map>; the system only passes those on.
+      kind: kind as unknown as ActorKind<MessageMap>,
+      maxPending: checked("maxPending", options.maxPending ?? this.#maxPending, isPositive),
+      timeoutMs: checked("timeoutMs", options.timeoutMs ?? this.#timeoutMs, isTimerMs),
+      slots: new Map(),
+      pending: 0,
+    });
+    return kind;
+  }
+
+  /**
+   * Sends `message` to the actor (kind, id) and resolves with its reply. Rejects with 503
+   * `unavailable` when the mailbox is full, or when the caller's timeout passes or signal aborts
+   * before the reply (the message is then skipped if it has not started, unless must-complete).
+   */
+  ask<Map extends MessageMap, K extends keyof Map>(
+    kind: ActorKind<Map>,
+    id: string,
+    message: MessageFor<Map, K>,
+    options: AskOptions = {},
+  ): Promise<Map[K]["reply"]> {
+    const registration = this.#kinds.get(kind.name);
+    if (!registration || registration.kind !== (kind as unknown)) {
+      return Promise.reject(new TypeError(`Cannot ask actor kind: ${kind.name} is not registered`));
+    }
+    const timeoutMs = options.timeoutMs ?? registration.timeoutMs;
+    if (!isTimerMs(timeoutMs)) return Promise.reject(new RangeError(`Invalid timeoutMs: ${timeoutMs}`));
+    const mustComplete = kind.mustComplete?.(message) ?? false;
+    if (!mustComplete && options.signal?.aborted) {
+      // Gone before it asked: refused before any mailbox, so no hook hears of it.
+      return Promise.reject(unavailable(kind.name, { reason: "aborted", mustComplete }));
+    }
+    if (!mustComplete && this.#full(registration, id)) {
+      this.#notify((observer) => observer.onShed?.(kind.name, "full"));
+      return Promise.reject(unavailable(kind.name, { reason: "full", mustComplete }));
+    }
+    const slot = this.#slotFor(registration, id);
+    const envelope = newEnvelope({ registration, slot }, { message, mustComplete, timeoutMs });
+    slot.queue.push(envelope);
     slot.pending++;
-    const run = async (): Promise<R> => {
-      const actor = await this.#activated(slot, kind, id);
-      return await actor.receive(message);
-    };
-    const result = slot.tail.then(run);
-    const done = () => {
-      slot.pending--;
-      slot.idleSince = this.#clock();
-    };
-    slot.tail = result.then(done, done);
-    return result;
+    registration.pending++;
+    this.#notify((observer) => observer.onEnqueue?.(kind.name, slot.pending));
+    this.#watch(envelope, options.signal);
+    if (!slot.pumping) this.#next(registration, id, slot);
+    // The kind answers each message with the reply its map gives that message.
+    return envelope.reply.promise as Promise<Map[K]["reply"]>;
+  }
+
+  /** Messages waiting or running in all mailboxes of the kind named `kindName`. */
+  pending(kindName: string): number {
+    return this.#kinds.get(kindName)?.pending ?? 0;
   }
 
   /** Evicts every actor idle for `idleMs` with an empty mailbox; returns how many. */
   sweep(): number {
     const now = this.#clock();
     let evicted = 0;
-    for (const [key, slot] of this.#slots) {
-      if (slot.pending === 0 && now - slot.idleSince >= this.#idleMs) {
-        this.#slots.delete(key);
-        evicted++;
+    for (const { slots } of this.#kinds.values()) {
+      for (const [id, slot] of slots) {
+        if (!slot.pumping && now - slot.idleSince >= this.#idleMs) {
+          slots.delete(id);
+          evicted++;
+        }
       }
     }
     return evicted;
@@ -71,39 +143,152 @@ export class ActorSystem {
 
   /** Drops the cached instance of (kind, id) so its next message reloads state from storage. */
   forget(kindName: string, id: string): void {
-    const slot = this.#slots.get(`${kindName}\u0000${id}`);
-    if (slot && slot.pending === 0) this.#slots.delete(`${kindName}\u0000${id}`);
+    const slots = this.#kinds.get(kindName)?.slots;
+    const slot = slots?.get(id);
+    if (slot && !slot.pumping) slots!.delete(id);
     else if (slot) slot.actor = undefined;
   }
 
   /** Number of actors currently held (active or with messages queued). */
   get size(): number {
-    return this.#slots.size;
+    let size = 0;
+    for (const { slots } of this.#kinds.values()) size += slots.size;
+    return size;
   }
 
-  /** Resolves once every mailbox is empty. */
+  /** Resolves once every mailbox is empty (must-complete messages included: they may retry a while). */
   async drain(): Promise<void> {
-    while ([...this.#slots.values()].some((slot) => slot.pending > 0)) {
-      await Promise.all([...this.#slots.values()].map((slot) => slot.tail));
+    for (;;) {
+      const busy = [...this.#kinds.values()].flatMap(({ slots }) => [...slots.values()])
+        .filter((slot) => slot.pumping);
+      if (busy.length === 0) return;
+      await Promise.all(busy.map((slot) => new Promise<void>((resolve) => slot.waiters.push(resolve))));
     }
   }
 
-  #slotFor(key: string): Slot {
-    let slot = this.#slots.get(key);
+  #full(registration: Registration, id: string): boolean {
+    return (registration.slots.get(id)?.pending ?? 0) >= registration.maxPending;
+  }
+
+  #slotFor(registration: Registration, id: string): Slot {
+    let slot = registration.slots.get(id);
     if (!slot) {
-      slot = { actor: undefined, tail: Promise.resolve(), pending: 0, idleSince: this.#clock() };
-      this.#slots.set(key, slot);
+      slot = newSlot(this.#clock());
+      registration.slots.set(id, slot);
     }
     return slot;
   }
 
-  async #activated<M, R>(slot: Slot, kind: ActorKind<M, R>, id: string): Promise<Actor<M, R>> {
-    slot.actor ??= kind.activate(id) as Promise<Actor<unknown, unknown>>;
+  /** Watches the caller's deadline and signal (at once if it already aborted). */
+  #watch(envelope: Envelope, signal: AbortSignal | undefined): void {
+    this.#deadlines.add(envelope);
+    if (!signal) return;
+    envelope.signal = signal;
+    envelope.onAbort = () => this.#giveUp(envelope, "aborted");
+    signal.addEventListener("abort", envelope.onAbort, { once: true });
+    if (signal.aborted) this.#giveUp(envelope, "aborted");
+  }
+
+  #unwatch(envelope: Envelope): void {
+    this.#deadlines.delete(envelope);
+    if (envelope.onAbort) envelope.signal?.removeEventListener("abort", envelope.onAbort);
+    envelope.onAbort = undefined;
+  }
+
+  /** Answers a caller that stopped waiting; its message is skipped if it still waits (unless must-complete). */
+  #giveUp(envelope: Envelope, reason: "timeout" | "aborted"): void {
+    this.#unwatch(envelope);
+    const { registration, slot, mustComplete } = envelope;
+    const { name } = registration.kind;
+    if (envelope.state === "queued" && !mustComplete) {
+      envelope.state = "gone";
+      slot.pending--;
+      registration.pending--;
+      this.#notify((observer) => observer.onShed?.(name, reason));
+    }
+    envelope.reply.reject(unavailable(name, { reason, mustComplete }));
+  }
+
+  /** Starts the next message still wanted, or marks the mailbox idle when there is none. */
+  #next(registration: Registration, id: string, slot: Slot): void {
+    let envelope = slot.queue.shift();
+    while (envelope?.state === "gone") envelope = slot.queue.shift();
+    slot.pumping = envelope !== undefined;
+    if (envelope) {
+      void this.#deliver(registration, id, { slot, envelope });
+      return;
+    }
+    slot.idleSince = this.#clock();
+    for (const resolve of slot.waiters.splice(0)) resolve();
+  }
+
+  /**
+   * Runs one message, then starts the next before answering its caller (so a caller that has its
+   * reply finds the mailbox as it is after the message). Never rejects.
+   */
+  async #deliver(
+    registration: Registration,
+    id: string,
+    at: { slot: Slot; envelope: Envelope },
+  ): Promise<void> {
+    const { slot, envelope } = at;
+    envelope.state = "running";
+    const startedAt = this.#clock();
+    let outcome: { reply: unknown } | { error: unknown };
     try {
-      return await slot.actor as Actor<M, R>;
+      outcome = {
+        reply: envelope.mustComplete
+          ? await this.#untilCommitted(registration, id, slot, envelope.message)
+          : await this.#receive(registration, id, slot, envelope.message),
+      };
+    } catch (error) {
+      outcome = { error };
+    }
+    this.#unwatch(envelope);
+    slot.pending--;
+    registration.pending--;
+    const ms = this.#clock() - startedAt;
+    this.#notify((observer) => observer.onDone?.(registration.kind.name, ms, "error" in outcome));
+    this.#next(registration, id, slot);
+    if ("error" in outcome) envelope.reply.reject(outcome.error);
+    else envelope.reply.resolve(outcome.reply);
+  }
+
+  async #receive(registration: Registration, id: string, slot: Slot, message: unknown): Promise<unknown> {
+    let actor: Actor<MessageMap>;
+    try {
+      slot.actor ??= registration.kind.activate(id);
+      actor = await slot.actor;
     } catch (error) {
       slot.actor = undefined;
       throw error;
     }
+    return await actor.receive(message);
   }
+
+  /** Receives a must-complete message again, after a growing pause, until it is not a transient failure. */
+  #untilCommitted(registration: Registration, id: string, slot: Slot, message: unknown): Promise<unknown> {
+    const { name } = registration.kind;
+    return retryUntilCommitted(() => this.#receive(registration, id, slot, message), {
+      ...this.#retry,
+      onRetry: (attempt, error) => {
+        this.#notify((observer) => observer.onRetry?.(name, attempt, error));
+        const msg = "must-complete message failed; retrying";
+        this.#log({ level: "warn", msg, kind: name, id, attempt, error: String(error) });
+      },
+    });
+  }
+
+  #notify(call: (observer: ActorObserver) => void): void {
+    if (!this.#observer) return;
+    try {
+      call(this.#observer);
+    } catch (error) {
+      this.#log({ level: "error", msg: "actor observer hook failed", error: String(error) });
+    }
+  }
+}
+
+function isPositive(value: number): boolean {
+  return Number.isSafeInteger(value) && value >= 1;
 }

@@ -1,8 +1,12 @@
 /**
- * The actor runtime: virtual actors with one bounded FIFO mailbox per id, the periodic-job scheduler under storage leases, and the request coalescer.
+ * The actor runtime: virtual actors with one bounded FIFO mailbox per id (typed replies,
+ * timeouts, must-complete messages, metrics hooks), the conditional-write helper, the
+ * periodic-job scheduler under storage leases, and the request coalescer. docs/runtime.md.
  *
  * @module
  */
+export * from "./actor_kind.ts";
 export * from "./actor_system.ts";
 export * from "./coalesce.ts";
+export * from "./conditional_write.ts";
 export * from "./scheduler.ts";

@@ -33,10 +33,11 @@ export interface RouteDeclaration extends Omit<RouteConfig, "security"> {
 export type DeclaredRoute<R extends RouteDeclaration> = Omit<R, "access" | "errors" | "maxBodyBytes">;
 
 /**
- * What a route that asks an actor may answer besides its own errors (a conditional write that lost
- * its race more often than its retry bound).
+ * What a route that asks an actor may answer besides its own errors: a conditional write that lost
+ * its race more often than its retry bound (409), a full mailbox or a reply not in time (503,
+ * docs/runtime.md).
  */
-export const ASKS_ACTOR: readonly ErrorCode[] = ["conflict"];
+export const ASKS_ACTOR: readonly ErrorCode[] = ["conflict", "unavailable"];
 
 /** An `OpenAPIHono` whose validation failures answer with the DESIGN §3 error body. */
 export function openApiApp<E extends Env>(): OpenAPIHono<E> {

@@ -18,7 +18,8 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   wrong_auth_scheme: "a request signature was sent to an API-key route, or the reverse",
   not_found: "no such resource (an id that cannot name one is not found either)",
   pool_empty: "no live event is in the assignment pool",
-  conflict: "a uniqueness rule or a concurrent change refused the write",
+  conflict: "a uniqueness rule refused the write, or concurrent changes kept refusing it " +
+    "(then with `Retry-After`: try again)",
   lease_not_held: "the caller does not hold the lease",
   payload_too_large: "the body is over its limit (`details.maxBytes`)",
   unsupported_media_type: "the body is not sent as `Content-Type: application/json`",
@@ -27,6 +28,8 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   upstream_timeout: "the upstream provider did not answer in time; the call is not charged",
   metagraph_unavailable: "the metagraph is not synced: signature routes fail closed",
   not_ready: "the service is not ready (`details.checks` names the failing checks)",
+  unavailable:
+    "the service is overloaded (a full actor mailbox, or no answer in time); wait `Retry-After` seconds",
   internal_error: "a bug, logged with the request id; details never leak",
 };
 

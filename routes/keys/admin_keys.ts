@@ -1,10 +1,10 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { Clock } from "../../actors/kernel/mod.ts";
-import type { ActorKind, ActorSystem } from "../../actors/runtime/mod.ts";
+import type { ActorKind, ActorSystem, MessageFor } from "../../actors/runtime/mod.ts";
 import { ServiceError } from "../../actors/kernel/mod.ts";
 import { newKeyId } from "../../actors/keys/mod.ts";
-import type { ApiKeyMessage, ApiKeyReply, ApiKeyTerms } from "../../actors/keys/mod.ts";
+import type { ApiKeyMessages, ApiKeyTerms, IssuedKeyReply } from "../../actors/keys/mod.ts";
 import { type ApiKeyStore, type ApiKeySummary, summarizeApiKey } from "../../storage/api_key_store.ts";
 import type { OrgStore } from "../../storage/org_store.ts";
 import { requireOrg } from "../billing/admin_orgs.ts";
@@ -25,7 +25,7 @@ export { MAX_KEY_RPM } from "./admin_keys_api.ts";
 
 export interface AdminKeyDeps {
   actors: ActorSystem;
-  keyActor: ActorKind<ApiKeyMessage, ApiKeyReply>;
+  keyActor: ActorKind<ApiKeyMessages>;
   keys: ApiKeyStore;
   orgs: Pick<OrgStore, "get" | "minerRegistration">;
   clock: Clock;
@@ -69,7 +69,8 @@ async function checkTerms(deps: AdminKeyDeps, terms: ApiKeyTerms): Promise<void>
  * issue (the full key is in this response only), list, show, rotate, revoke, delete.
  */
 export function adminKeyRoutes(deps: AdminKeyDeps): OpenAPIHono<AppEnv> {
-  const ask = (keyId: string, message: ApiKeyMessage) => deps.actors.ask(deps.keyActor, keyId, message);
+  const ask = <K extends keyof ApiKeyMessages>(keyId: string, message: MessageFor<ApiKeyMessages, K>) =>
+    deps.actors.ask(deps.keyActor, keyId, message);
   return openApiApp<AppEnv>()
     .openapi(issueKeyRoute, async (c) => {
       const orgId = await requireOrg(deps.orgs, c.req.valid("param").orgId);
@@ -101,13 +102,12 @@ export function adminKeyRoutes(deps: AdminKeyDeps): OpenAPIHono<AppEnv> {
 }
 
 /** The key a reply is about; 404 when there is none. */
-function existing(reply: ApiKeyReply, keyId: string): ApiKeySummary {
+function existing(reply: { key: ApiKeySummary | null }, keyId: string): ApiKeySummary {
   if (!reply.key) throw new ServiceError("not_found", `No such API key: ${keyId}`);
   return reply.key;
 }
 
 /** The answer to issue and rotate: the full key (shown this once) and the key without secrets. */
-function issued(reply: ApiKeyReply): { apiKey: string; key: ApiKeySummary } {
-  if (reply.apiKey === undefined || !reply.key) throw new Error("issue and rotate reply with the new key");
+function issued(reply: IssuedKeyReply): { apiKey: string; key: ApiKeySummary } {
   return { apiKey: reply.apiKey, key: reply.key };
 }

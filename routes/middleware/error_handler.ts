@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Logger } from "../../actors/kernel/mod.ts";
 import { type ErrorCode, ServiceError } from "../../actors/kernel/mod.ts";
+import { WriteConflictError } from "../../storage/retry_conditional.ts";
 
 /** HTTP status for each error code (DESIGN.md §3). */
 export const STATUS_OF: Record<ErrorCode, ContentfulStatusCode> = {
@@ -28,14 +29,22 @@ export const STATUS_OF: Record<ErrorCode, ContentfulStatusCode> = {
   upstream_timeout: 504,
   metagraph_unavailable: 503,
   not_ready: 503,
+  unavailable: 503,
   internal_error: 500,
 };
 
-/** Renders the error body of DESIGN.md §3: `{"error":{code,message,details?},"requestId"}`. */
+/** Codes always answered with `Retry-After`, and the seconds sent when the error names none. */
+const DEFAULT_RETRY_AFTER: Partial<Record<ErrorCode, number>> = { unavailable: 1 };
+
+/**
+ * Renders the error body of DESIGN.md §3: `{"error":{code,message,details?},"requestId"}`, with
+ * `Retry-After` when the error gives one (always for 503 `unavailable`).
+ */
 export function errorResponse(c: Context, error: ServiceError): Response {
   const requestId = c.get("requestId") as string | undefined ?? "";
-  if (error.retryAfterSeconds !== undefined) {
-    c.header("Retry-After", String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+  const retryAfterSeconds = error.retryAfterSeconds ?? DEFAULT_RETRY_AFTER[error.code];
+  if (retryAfterSeconds !== undefined) {
+    c.header("Retry-After", String(Math.max(1, Math.ceil(retryAfterSeconds))));
   }
   const body = {
     error: {
@@ -62,10 +71,16 @@ export interface OnErrorOptions {
   onInternalError?: (error: Error) => void;
 }
 
-/** The app's one `onError`: known errors render with their code, anything else is a logged 500. */
+/**
+ * The app's one `onError`: known errors render with their code (a storage write that kept losing
+ * its race is 409 `conflict`), anything else is a logged 500.
+ */
 export function onError(log: Logger, options: OnErrorOptions = {}) {
   return (error: Error, c: Context): Response => {
     if (error instanceof ServiceError) return errorResponse(c, error);
+    if (error instanceof WriteConflictError) {
+      return errorResponse(c, new ServiceError("conflict", error.message, { retryAfterSeconds: 1 }));
+    }
     const known = error instanceof HTTPException ? HTTP_EXCEPTION_CODES[error.status] : undefined;
     if (known) return errorResponse(c, new ServiceError(known[0], known[1]));
     log({

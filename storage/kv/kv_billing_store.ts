@@ -14,6 +14,7 @@ import {
 } from "../billing_store.ts";
 import { orgKeys } from "./_org_keys.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
+import { LOST, retryConditional } from "../retry_conditional.ts";
 import type { StoredApiKey } from "../api_key_store.ts";
 import { keyBucket } from "../rate_limit_store.ts";
 import { apiKeyKeys } from "./_api_key_keys.ts";
@@ -86,7 +87,7 @@ export class KvBillingStore implements BillingStore {
     if (change.addHold && change.removeHoldId !== undefined) {
       throw new RangeError("Cannot add and remove a hold in one commit");
     }
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    return await retryConditional(async () => {
       const read = await this.#read(orgId, change);
       const next = checkedNext(read, change);
       if (!next) return null;
@@ -97,9 +98,8 @@ export class KvBillingStore implements BillingStore {
         writeRecords(op, orgId, { change, next });
         return op;
       });
-      if (result.ok) return next;
-    }
-    throw new Error(`Cannot commit to account ${orgId}: it kept changing under concurrent writers`);
+      return result.ok ? next : LOST;
+    }, { what: `commit to account ${orgId}`, attempts: MAX_ATTEMPTS });
   }
 
   /** Everything the change's conditions depend on, read at one point in time. */

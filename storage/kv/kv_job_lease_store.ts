@@ -1,6 +1,7 @@
 import type { AcquireOptions, Fence, JobLeaseStore, RenewOptions } from "../job_lease_store.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
 import { currentFence, leaseKey, type StoredLease } from "./_job_lease_keys.ts";
+import { LOST, retryConditional, WriteConflictError } from "../retry_conditional.ts";
 
 /** Times a renewal re-reads the lease after its commit lost a race, before it reports the lease lost. */
 const MAX_RENEW_ATTEMPTS = 5;
@@ -35,14 +36,19 @@ export class KvJobLeaseStore implements JobLeaseStore {
   }
 
   async renew(job: string, { token, ttlMs }: RenewOptions): Promise<boolean> {
-    for (let attempt = 0; attempt < MAX_RENEW_ATTEMPTS; attempt++) {
-      const current = await currentFence(this.#kv, { job, token });
-      if (!current) return false;
-      const next: StoredLease = { ...current.value, expiresAtMs: this.#now() + ttlMs };
-      const result = await commitAtomic(() => this.#kv.atomic().check(current).set(leaseKey(job), next));
-      if (result.ok) return true;
+    try {
+      return await retryConditional(async () => {
+        const current = await currentFence(this.#kv, { job, token });
+        if (!current) return false;
+        const next: StoredLease = { ...current.value, expiresAtMs: this.#now() + ttlMs };
+        const result = await commitAtomic(() => this.#kv.atomic().check(current).set(leaseKey(job), next));
+        return result.ok ? true : LOST;
+      }, { what: `renew the lease of ${job}`, attempts: MAX_RENEW_ATTEMPTS });
+    } catch (error) {
+      // A lease that keeps changing under the renewal is reported lost: the run stops.
+      if (error instanceof WriteConflictError) return false;
+      throw error;
     }
-    return false;
   }
 
   async release(job: string, { token }: { token: number }): Promise<void> {

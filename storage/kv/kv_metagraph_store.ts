@@ -8,6 +8,7 @@ import type {
 } from "../metagraph_store.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
 import { currentFence } from "./_job_lease_keys.ts";
+import { LOST, retryConditional } from "../retry_conditional.ts";
 
 /**
  * Where a subnet's metagraph stands: the generation whose chunks hold its neurons and pairs. A
@@ -59,11 +60,11 @@ export class KvMetagraphStore implements MetagraphStore {
     options: { syncedAtMs: number; fence: Fence },
   ): Promise<boolean> {
     const { netuid } = metagraph;
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    return await retryConditional(async () => {
       if (!await currentFence(this.#kv, options.fence)) return false;
       const current = await this.#kv.get<SyncEntry>(syncKey(netuid));
       const pairs = current.value ? await this.#readChunks<NeuronPair>(netuid, "pairs", current.value) : [];
-      if (pairs === null) continue;
+      if (pairs === null) return LOST;
       const merged = mergePairs(pairs, metagraph, options.syncedAtMs);
       const next = await this.#writeGeneration(metagraph, { ...merged, syncedAtMs: options.syncedAtMs });
       const flipped = await this.#flip(netuid, { next, current, fence: options.fence });
@@ -72,20 +73,18 @@ export class KvMetagraphStore implements MetagraphStore {
         return true;
       }
       await this.#deleteGeneration(netuid, next);
-      if (flipped === "fenced") return false;
-    }
-    throw new Error(`Cannot record metagraph sync: netuid ${netuid} kept changing`);
+      return flipped === "fenced" ? false : LOST;
+    }, { what: `record the metagraph sync of netuid ${netuid}`, attempts: MAX_ATTEMPTS });
   }
 
   async latest(netuid: number): Promise<StoredMetagraph | null> {
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    return await retryConditional(async () => {
       const { value } = await this.#kv.get<SyncEntry>(syncKey(netuid));
       if (value === null) return null;
       const neurons = await this.#readChunks<StoredNeuron>(netuid, "neurons", value);
-      if (neurons === null) continue;
+      if (neurons === null) return LOST;
       return { netuid, block: value.block, syncedAtMs: value.syncedAtMs, neurons };
-    }
-    throw new Error(`Cannot read metagraph: netuid ${netuid} kept changing`);
+    }, { what: `read the metagraph of netuid ${netuid}`, attempts: MAX_ATTEMPTS });
   }
 
   async lastSyncedAt(netuid: number): Promise<number | null> {
@@ -93,14 +92,13 @@ export class KvMetagraphStore implements MetagraphStore {
   }
 
   async pairs(netuid: number, options: { hotkey?: string } = {}): Promise<NeuronPair[]> {
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    return await retryConditional(async () => {
       const { value } = await this.#kv.get<SyncEntry>(syncKey(netuid));
       if (value === null) return [];
       const pairs = await this.#readChunks<NeuronPair>(netuid, "pairs", value);
-      if (pairs === null) continue;
+      if (pairs === null) return LOST;
       return options.hotkey === undefined ? pairs : pairs.filter((pair) => pair.hotkey === options.hotkey);
-    }
-    throw new Error(`Cannot read metagraph pairs: netuid ${netuid} kept changing`);
+    }, { what: `read the metagraph pairs of netuid ${netuid}`, attempts: MAX_ATTEMPTS });
   }
 
   /** The items of `entry`'s generation, or null when a newer sync removed its chunks meanwhile. */

@@ -2,9 +2,9 @@ import type { OrgAccount } from "../billing_store.ts";
 import type { MinerRegistration, OrgRecord, OrgStore, RegisterOutcome } from "../org_store.ts";
 import { orgKeys } from "./_org_keys.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
+import { LOST, type Lost, retryConditional } from "../retry_conditional.ts";
 
 const MAX_ATTEMPTS = 20;
-const LOST = Symbol("lost");
 
 /**
  * Organisations and miner hotkeys in Deno KV. `["miner", hotkey]` (who owns a hotkey) and
@@ -109,11 +109,7 @@ export class KvOrgStore implements OrgStore {
   }
 
   /** Re-runs `attempt` while its commit loses a versionstamp check to a concurrent writer. */
-  async #retry<T>(attempt: () => Promise<T | typeof LOST>): Promise<T> {
-    for (let i = 0; i < MAX_ATTEMPTS; i++) {
-      const result = await attempt();
-      if (result !== LOST) return result;
-    }
-    throw new Error("Cannot update miner registration: kept changing under concurrent writers");
+  #retry<T>(attempt: () => Promise<T | Lost>): Promise<T> {
+    return retryConditional(attempt, { what: "update miner registration", attempts: MAX_ATTEMPTS });
   }
 }

@@ -1,5 +1,6 @@
 import type { RateLimitStore, WindowHits } from "../rate_limit_store.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
+import { LOST, retryConditional } from "../retry_conditional.ts";
 
 /** Bounded retries of the read–check–write loop; each round lets at least one contender through. */
 const MAX_ATTEMPTS = 1_000;
@@ -41,7 +42,7 @@ export interface HitsAdded<A> {
 export async function addHits<A = unknown>(kv: Deno.Kv, add: AddHits): Promise<HitsAdded<A> | null> {
   const key = windowKey(add.bucket, add.windowStartMs);
   const keys = [key, ...(add.guard ? [add.guard.key] : []), ...(add.alsoRead ? [add.alsoRead.key] : [])];
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return await retryConditional(async () => {
     const [current, ...others] = await kv.getMany<unknown[]>(keys);
     const guard = add.guard ? others[0] : undefined;
     if (guard && !add.guard!.stillValid(guard)) return null;
@@ -55,9 +56,8 @@ export async function addHits<A = unknown>(kv: Deno.Kv, add: AddHits): Promise<H
       if (previous === null && add.onOpen) op.set(add.onOpen.key, add.onOpen.value);
       return op.set(key, count, { expireIn: 2 * add.windowMs });
     });
-    if (result.ok) return { count, alsoRead: also };
-  }
-  throw new Error(`Cannot count rate-limit hit: ${add.bucket} is too contended`);
+    return result.ok ? { count, alsoRead: also } : LOST;
+  }, { what: `count a hit of ${add.bucket}`, attempts: MAX_ATTEMPTS });
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Fence } from "../job_lease_store.ts";
 import type { SettingStore } from "../setting_store.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
 import { currentFence } from "./_job_lease_keys.ts";
+import { LOST, retryConditional } from "../retry_conditional.ts";
 
 /** Times a fenced write re-reads the lease after its commit lost a race (a renewal, a takeover). */
 const MAX_FENCED_ATTEMPTS = 5;
@@ -28,12 +29,11 @@ export class KvSettingStore implements SettingStore {
 
   /** One atomic operation: the lease entry's versionstamp is checked, the setting written. */
   async putFenced(name: string, { value, fence }: { value: string; fence: Fence }): Promise<boolean> {
-    for (let attempt = 0; attempt < MAX_FENCED_ATTEMPTS; attempt++) {
+    return await retryConditional(async () => {
       const lease = await currentFence(this.#kv, fence);
       if (!lease) return false;
       const result = await commitAtomic(() => this.#kv.atomic().check(lease).set(["setting", name], value));
-      if (result.ok) return true;
-    }
-    throw new Error(`Cannot write setting: ${name}: the lease of ${fence.job} kept changing`);
+      return result.ok ? true : LOST;
+    }, { what: `write setting ${name} under the lease of ${fence.job}`, attempts: MAX_FENCED_ATTEMPTS });
   }
 }

@@ -18,7 +18,8 @@ function asker(storage: Storage, clock: ManualClock): AskOrg {
     clock: clock.now,
     holdTtlMs: 10_000,
   });
-  return orgAsker(new ActorSystem({ clock: clock.now }), kind);
+  const system = new ActorSystem({ clock: clock.now });
+  return orgAsker(system, system.register(kind));
 }
 
 adapterTest(

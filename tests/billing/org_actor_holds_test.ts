@@ -22,7 +22,8 @@ async function fundedOrg(
     clock: clock.now,
     holdTtlMs: 60_000,
   });
-  const ask = orgAsker(new ActorSystem({ clock: clock.now }), kind);
+  const system = new ActorSystem({ clock: clock.now });
+  const ask = orgAsker(system, system.register(kind));
   await ask(ORG, { type: "create", name: "Acme" });
   await ask(ORG, { type: "credit", amountMicro: balanceMicro, reference: "initial" });
   return { ask, clock };

@@ -22,7 +22,8 @@ function twoInstances(first: Storage, second: Storage, clock: ManualClock): AskO
       clock: clock.now,
       holdTtlMs: 60_000,
     });
-    return orgAsker(new ActorSystem({ clock: clock.now }), kind);
+    const system = new ActorSystem({ clock: clock.now });
+    return orgAsker(system, system.register(kind));
   });
 }
 

@@ -23,7 +23,7 @@ function instance(storage: Storage, clock: ManualClock): { system: ActorSystem; 
     clock: clock.now,
     holdTtlMs: TTL_MS,
   });
-  return { system, ask: orgAsker(system, kind) };
+  return { system, ask: orgAsker(system, system.register(kind)) };
 }
 
 async function fundedOrg(storage: Storage, balanceMicro: bigint) {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { isoAt, ManualClock } from "../../actors/kernel/mod.ts";
-import { eventActorKind, type EventMessage, type EventReply } from "../../actors/catalog/mod.ts";
+import { isoAt, ManualClock, ServiceError } from "../../actors/kernel/mod.ts";
+import { eventActorKind } from "../../actors/catalog/mod.ts";
 import type { AdmissionRules } from "../../actors/catalog/mod.ts";
 import { ActorSystem } from "../../actors/runtime/mod.ts";
 import type { SourceMarket } from "../../actors/catalog/mod.ts";
@@ -21,12 +21,11 @@ const EVENT_ID = "polymarket-612345";
 /** One service instance's actors for events, over `store`. */
 function instance(store: EventStore, clock: ManualClock) {
   const system = new ActorSystem({ clock: clock.now, idleMs: IDLE_MS });
-  const kind = eventActorKind({ store, rules: RULES, clock: clock.now });
-  const ask = (message: EventMessage): Promise<EventReply> => system.ask(kind, EVENT_ID, message);
+  const kind = system.register(eventActorKind({ store, rules: RULES, clock: clock.now }));
   return {
     system,
-    observe: (market: SourceMarket) => ask({ type: "observe", market }),
-    get: () => ask({ type: "get" }),
+    observe: (market: SourceMarket) => system.ask(kind, EVENT_ID, { type: "observe", market }),
+    get: () => system.ask(kind, EVENT_ID, { type: "get" }),
   };
 }
 
@@ -176,3 +175,27 @@ adapterTest("an instance whose cached event is stale reloads it and writes on to
   assert.deepEqual(await a.observe(priced(0.72)), { outcome: "unchanged" }, "a reloads b's write");
   assert.equal((await adapter.storage.events.get(EVENT_ID))?.version, 3);
 });
+
+adapterTest(
+  "an event that keeps changing under other writers answers 409 conflict, not a plain error",
+  async ({ storage }) => {
+    const clock = new ManualClock(MARKET_NOW_MS);
+    await instance(storage.events, clock).observe(priced(0.5));
+    // Another writer gets in before every write of this instance.
+    const contended: EventStore = {
+      ...recording(storage.events).store,
+      put: async (event, _expectedVersion, nowMs) => {
+        const current = (await storage.events.get(event.id))!;
+        await storage.events.put(current.event, current.version, nowMs); // bumps the version
+        return null;
+      },
+    };
+    clock.advance(1_000);
+    await assert.rejects(instance(contended, clock).observe(priced(0.7)), (error) => {
+      assert.ok(error instanceof ServiceError);
+      assert.equal(error.code, "conflict");
+      assert.match(error.message, /^Cannot write event polymarket-612345: it kept changing/);
+      return true;
+    });
+  },
+);

@@ -28,7 +28,9 @@ async function seed(storage: Storage, system: ActorSystem): Promise<void> {
   const clock = new ManualClock();
   const askOrg = orgAsker(
     system,
-    orgActorKind({ orgs: storage.orgs, billing: storage.billing, clock: clock.now, holdTtlMs: 60_000 }),
+    system.register(
+      orgActorKind({ orgs: storage.orgs, billing: storage.billing, clock: clock.now, holdTtlMs: 60_000 }),
+    ),
   );
   await askOrg("org_a", { type: "create", name: "A" });
   await askOrg("org_b", { type: "create", name: "B" });

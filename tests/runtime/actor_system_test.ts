@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { ManualClock } from "../../actors/kernel/mod.ts";
-import { type ActorKind, ActorSystem } from "../../actors/runtime/mod.ts";
+import { ActorSystem } from "../../actors/runtime/mod.ts";
+import { gatedKind, type Kind, settle } from "../support/actors.ts";
 
 const IDLE_MS = 60_000;
 
@@ -19,7 +20,7 @@ function randomDelay(maxMs: number): Promise<void> {
  */
 function counterKind(store: Map<string, number>) {
   const activations = new Map<string, number>();
-  const kind: ActorKind<number, number> = {
+  const kind: Kind<number, number> = {
     name: "counter",
     activate: (id) => {
       activations.set(id, (activations.get(id) ?? 0) + 1);
@@ -36,41 +37,11 @@ function counterKind(store: Map<string, number>) {
   return { kind, activations };
 }
 
-/** An actor that blocks every message until `release()`; `started` counts messages begun. */
-function gatedKind(name = "gated") {
-  let gate = Promise.withResolvers<void>();
-  const started: string[] = [];
-  const kind: ActorKind<string, string> = {
-    name,
-    activate: (id) =>
-      Promise.resolve({
-        receive: async (message: string) => {
-          started.push(`${id}:${message}`);
-          await gate.promise;
-          return `${id}:${message}`;
-        },
-      }),
-  };
-  return {
-    kind,
-    started,
-    release() {
-      gate.resolve();
-      gate = Promise.withResolvers<void>();
-    },
-  };
-}
-
-/** Lets queued promise callbacks run (no timers involved). */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 20; i++) await Promise.resolve();
-}
-
 Deno.test("messages to one id run one at a time, in the order they were sent", async () => {
   const { system } = newSystem();
   const log: string[] = [];
   let running = 0;
-  const kind: ActorKind<number, number> = {
+  const kind: Kind<number, number> = {
     name: "slow",
     activate: () =>
       Promise.resolve({
@@ -85,6 +56,7 @@ Deno.test("messages to one id run one at a time, in the order they were sent", a
         },
       }),
   };
+  system.register(kind);
   const messages = Array.from({ length: 40 }, (_, index) => index);
   const replies = await Promise.all(messages.map((message) => system.ask(kind, "one", message)));
   assert.deepEqual(replies, messages.map((message) => message * 10));
@@ -94,6 +66,7 @@ Deno.test("messages to one id run one at a time, in the order they were sent", a
 Deno.test("messages to different ids run at the same time", async () => {
   const { system } = newSystem();
   const gated = gatedKind();
+  system.register(gated.kind);
   const a = system.ask(gated.kind, "a", "first");
   const b = system.ask(gated.kind, "b", "first");
   await settle();
@@ -105,7 +78,9 @@ Deno.test("messages to different ids run at the same time", async () => {
 Deno.test("the same id under two kinds is two actors with their own mailboxes", async () => {
   const { system } = newSystem();
   const first = gatedKind("first");
+  system.register(first.kind);
   const second = gatedKind("second");
+  system.register(second.kind);
   const a = system.ask(first.kind, "x", "m");
   const b = system.ask(second.kind, "x", "m");
   await settle();
@@ -119,7 +94,7 @@ Deno.test("the same id under two kinds is two actors with their own mailboxes", 
 Deno.test("a failed message rejects only its caller and the next message still runs", async () => {
   const { system } = newSystem();
   let activations = 0;
-  const kind: ActorKind<string, string[]> = {
+  const kind: Kind<string, string[]> = {
     name: "fragile",
     activate: () => {
       activations++;
@@ -134,6 +109,7 @@ Deno.test("a failed message rejects only its caller and the next message still r
       });
     },
   };
+  system.register(kind);
   const results = await Promise.allSettled(
     ["one", "boom", "two"].map((message) => system.ask(kind, "f", message)),
   );
@@ -148,7 +124,7 @@ Deno.test("a failed message rejects only its caller and the next message still r
 Deno.test("a failed activation rejects the message and the next message activates again", async () => {
   const { system } = newSystem();
   let attempts = 0;
-  const kind: ActorKind<string, string> = {
+  const kind: Kind<string, string> = {
     name: "flaky",
     activate: () => {
       attempts++;
@@ -156,6 +132,7 @@ Deno.test("a failed activation rejects the message and the next message activate
       return Promise.resolve({ receive: (message: string) => Promise.resolve(`ok ${message}`) });
     },
   };
+  system.register(kind);
   const [first, second] = await Promise.allSettled([system.ask(kind, "x", "a"), system.ask(kind, "x", "b")]);
   assert.equal(first?.status, "rejected");
   assert.equal(first.reason.message, "Cannot load state: storage down");
@@ -167,7 +144,7 @@ Deno.test("a failed activation rejects the message and the next message activate
 Deno.test("an activation that throws synchronously is retried on the next message", async () => {
   const { system } = newSystem();
   let attempts = 0;
-  const kind: ActorKind<string, string> = {
+  const kind: Kind<string, string> = {
     name: "sync-throw",
     activate: () => {
       attempts++;
@@ -175,6 +152,7 @@ Deno.test("an activation that throws synchronously is retried on the next messag
       return Promise.resolve({ receive: (message: string) => Promise.resolve(message) });
     },
   };
+  system.register(kind);
   await assert.rejects(system.ask(kind, "x", "a"), TypeError);
   assert.equal(await system.ask(kind, "x", "b"), "b");
   assert.equal(attempts, 2);
@@ -184,6 +162,7 @@ Deno.test("state is loaded once per activation and loaded again after eviction",
   const { clock, system } = newSystem();
   const store = new Map<string, number>();
   const { kind, activations } = counterKind(store);
+  system.register(kind);
   assert.equal(await system.ask(kind, "c", 1), 1);
   assert.equal(await system.ask(kind, "c", 2), 3);
   assert.equal(await system.ask(kind, "c", 3), 6);
@@ -200,6 +179,7 @@ Deno.test("state is loaded once per activation and loaded again after eviction",
 Deno.test("sweep keeps an actor that has been idle for less than the idle time", async () => {
   const { clock, system } = newSystem();
   const { kind, activations } = counterKind(new Map());
+  system.register(kind);
   await system.ask(kind, "c", 1);
   clock.advance(IDLE_MS - 1);
   assert.equal(system.sweep(), 0);
@@ -216,6 +196,7 @@ Deno.test("sweep keeps an actor that has been idle for less than the idle time",
 Deno.test("sweep never evicts an actor with messages in its mailbox", async () => {
   const { clock, system } = newSystem();
   const gated = gatedKind();
+  system.register(gated.kind);
   const replies = ["m1", "m2", "m3"].map((message) => system.ask(gated.kind, "busy", message));
   await settle();
   clock.advance(10 * IDLE_MS);
@@ -236,7 +217,7 @@ Deno.test("sweep never evicts an actor with messages in its mailbox", async () =
 Deno.test("after many ids are used and swept, no actor entry is left behind", async () => {
   const { clock, system } = newSystem();
   let activations = 0;
-  const kind: ActorKind<number, number> = {
+  const kind: Kind<number, number> = {
     name: "mixed",
     activate: (id) => {
       activations++;
@@ -250,6 +231,7 @@ Deno.test("after many ids are used and swept, no actor entry is left behind", as
       });
     },
   };
+  system.register(kind);
   const asks = [];
   for (let round = 0; round < 3; round++) {
     for (let id = 0; id < 300; id++) asks.push(system.ask(kind, String(id), id + round));
@@ -269,6 +251,7 @@ Deno.test("forget drops an idle actor so its next message loads state again", as
   const { system } = newSystem();
   const store = new Map<string, number>();
   const { kind, activations } = counterKind(store);
+  system.register(kind);
   await system.ask(kind, "c", 5);
   system.forget(kind.name, "c");
   assert.equal(system.size, 0);
@@ -281,7 +264,7 @@ Deno.test("forget on a busy actor lets queued messages finish, then the next mes
   const { system } = newSystem();
   let activations = 0;
   let gate = Promise.withResolvers<void>();
-  const kind: ActorKind<string, string> = {
+  const kind: Kind<string, string> = {
     name: "busy",
     activate: () => {
       const generation = ++activations;
@@ -293,6 +276,7 @@ Deno.test("forget on a busy actor lets queued messages finish, then the next mes
       });
     },
   };
+  system.register(kind);
   const first = system.ask(kind, "b", "first");
   await settle();
   system.forget(kind.name, "b");
@@ -309,7 +293,7 @@ Deno.test("forget on a busy actor lets queued messages finish, then the next mes
 Deno.test("drain resolves only once every mailbox is empty", async () => {
   const { system } = newSystem();
   let done = 0;
-  const kind: ActorKind<number, void> = {
+  const kind: Kind<number, void> = {
     name: "slow",
     activate: () =>
       Promise.resolve({
@@ -320,10 +304,51 @@ Deno.test("drain resolves only once every mailbox is empty", async () => {
         },
       }),
   };
+  system.register(kind);
   const asks = Array.from({ length: 60 }, (_, index) => system.ask(kind, String(index % 6), index));
   const settled = Promise.allSettled(asks);
   await system.drain();
   assert.equal(done, 45);
   assert.equal(system.size, 6);
   assert.equal((await settled).filter((result) => result.status === "rejected").length, 15);
+});
+
+Deno.test("a kind name can be registered only once per system", () => {
+  const { system } = newSystem();
+  system.register(gatedKind("orders").kind);
+  assert.throws(() => system.register(gatedKind("orders").kind), TypeError);
+  assert.throws(() => system.register(gatedKind("orders").kind), /orders is already registered/);
+});
+
+Deno.test("asking a kind that was not registered is an error and activates nothing", async () => {
+  const { system } = newSystem();
+  const registered = gatedKind("orders");
+  system.register(registered.kind);
+  const unregistered = gatedKind("other");
+  await assert.rejects(system.ask(unregistered.kind, "x", "m"), TypeError);
+  const impostor = gatedKind("orders"); // same name as a registered kind, but not the one registered
+  await assert.rejects(system.ask(impostor.kind, "x", "m"), /orders is not registered/);
+  assert.deepEqual([unregistered.started, impostor.started, registered.started], [[], [], []]);
+  assert.equal(system.size, 0);
+});
+
+Deno.test("replies are typed after the message, with no cast at the call site", async () => {
+  const { system } = newSystem();
+  type Messages = {
+    add: { message: { type: "add"; amount: number }; reply: { total: number } };
+    name: { message: { type: "name" }; reply: string };
+  };
+  let total = 0;
+  const kind = system.register<Messages>({
+    name: "typed",
+    activate: () =>
+      Promise.resolve({
+        receive: (message) =>
+          Promise.resolve(message.type === "add" ? { total: total += message.amount } : "typed"),
+      }),
+  });
+  // These annotations only compile when `ask` infers each reply from its message.
+  const added: { total: number } = await system.ask(kind, "t", { type: "add", amount: 2 });
+  const name: string = await system.ask(kind, "t", { type: "name" });
+  assert.deepEqual([added, name], [{ total: 2 }, "typed"]);
 });
