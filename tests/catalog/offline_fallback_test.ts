@@ -7,6 +7,7 @@ import { createService, type Service } from "../../scripts/service.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { adapterTest } from "../support/adapters.ts";
 import { type FakeGamma, generateGammaMarkets, startFakeGamma } from "../support/fake_gamma.ts";
+import { runJobOnce } from "../support/jobs.ts";
 import { TEST_START_MS } from "../support/test_service.ts";
 
 /** The info line that reports the retirement of the sample events. */
@@ -27,6 +28,11 @@ async function serviceOn(storage: Storage, gamma: FakeGamma, clock: ManualClock,
     log: (line) => logs.push(line),
     marketSource: source,
   });
+}
+
+/** One ingestion run on `service`, as its scheduler would run it (under the job's lease). */
+async function ingest(service: Service, clock: ManualClock): Promise<void> {
+  await runJobOnce(service.catalog.ingestion, { leases: service.storage.jobLeases, nowMs: clock.now() });
 }
 
 /** The `source` of every event `/v1/events?<query>` lists, walking every page. */
@@ -76,7 +82,7 @@ adapterTest(
     const writer = await serviceOn(adapter.storage, gamma, clock, logs);
     const reader = await serviceOn(await adapter.openAnother(), gamma, clock);
     gamma.failNext(1, { kind: "status", status: 503 });
-    await writer.catalog.ingestion.run();
+    await ingest(writer, clock);
     await reader.catalog.view.refresh();
     for (const instance of [writer, reader]) {
       const offline = await served(instance);
@@ -86,7 +92,7 @@ adapterTest(
     const sampleCount = await adapter.storage.events.count();
 
     clock.advance(60_000);
-    await writer.catalog.ingestion.run();
+    await ingest(writer, clock);
     await reader.catalog.view.refresh();
     const liveCount = await adapter.storage.events.count();
     for (const instance of [writer, reader]) {
@@ -102,10 +108,10 @@ adapterTest(
     assert.equal(retiredLogs[0]!.retired, sampleCount, "with the number of sample events retired");
 
     clock.advance(60_000);
-    await writer.catalog.ingestion.run();
+    await ingest(writer, clock);
     gamma.failNext(1, { kind: "status", status: 503 });
     clock.advance(60_000);
-    await writer.catalog.ingestion.run();
+    await ingest(writer, clock);
     await reader.catalog.view.refresh();
     assert.deepEqual(
       [...(await served(reader)).all],
@@ -129,11 +135,11 @@ adapterTest(
     await using gamma = startFakeGamma([]);
     const service = await serviceOn(adapter.storage, gamma, clock);
     gamma.failNext(1, { kind: "status", status: 503 });
-    await service.catalog.ingestion.run();
+    await ingest(service, clock);
     const samples = await adapter.storage.events.count();
     assert.ok(samples > 0);
     clock.advance(60_000);
-    await service.catalog.ingestion.run();
+    await ingest(service, clock);
     assert.equal(
       await adapter.storage.events.count(),
       0,
@@ -143,7 +149,7 @@ adapterTest(
 
     gamma.failNext(1, { kind: "status", status: 503 });
     clock.advance(60_000);
-    await service.catalog.ingestion.run();
+    await ingest(service, clock);
     assert.equal(
       await adapter.storage.events.count(),
       samples,
@@ -159,7 +165,7 @@ adapterTest(
     );
 
     clock.advance(60_000);
-    await service.catalog.ingestion.run();
+    await ingest(service, clock);
     assert.equal(await adapter.storage.events.count(), 0);
     assert.deepEqual(await listedSources(service, "includeEnded=1"), []);
     await service.close();
