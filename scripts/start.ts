@@ -2,6 +2,16 @@ import { loadConfig } from "./config.ts";
 import { createService } from "./service.ts";
 import { jsonLogger } from "../actors/kernel/mod.ts";
 
+/**
+ * True when the service would listen beyond loopback with no reverse proxy declared in front of
+ * it (`FGW_TRUSTED_PROXIES` empty). Deno.serve times out no idle or half-sent connection, so such a
+ * deployment can be held open by slow clients (docs/operations.md, "Reverse proxy").
+ */
+export function exposedWithoutProxy(host: string, trustedProxies: readonly string[]): boolean {
+  const loopback = host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  return !loopback && trustedProxies.length === 0;
+}
+
 /** Starts the service on the configured storage and serves until SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   let config;
@@ -12,6 +22,15 @@ async function main(): Promise<void> {
     Deno.exit(2);
   }
   const log = jsonLogger(config.FGW_LOG_LEVEL);
+  if (exposedWithoutProxy(config.FGW_HOST, config.FGW_TRUSTED_PROXIES)) {
+    log({
+      level: "warn",
+      msg:
+        "listening beyond loopback with no reverse proxy: idle and slow connections are never timed out; " +
+        "put the proxy of docs/operations.md in front and set FGW_TRUSTED_PROXIES",
+      host: config.FGW_HOST,
+    });
+  }
   const service = await createService(config, { log });
   const server = Deno.serve({
     hostname: config.FGW_HOST,

@@ -41,6 +41,12 @@ export interface StoredEvent {
   event: EventRecord;
   version: number;
   updatedAtMs: number;
+  /**
+   * Present when the event was retired (taken out of the catalog, e.g. a sample market of the
+   * offline snapshot once the live source answered). A retired event keeps its version, so the
+   * retirement travels the change feed like any write, and a later admission brings it back.
+   */
+  retired?: true;
 }
 
 /** The resolution of a market that has not settled. */

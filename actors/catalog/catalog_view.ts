@@ -22,11 +22,13 @@ const FEED_PAGE = 2_000;
 
 /**
  * The read model behind `/v1/events`: every event, refreshed from storage's change feed, served
- * as immutable snapshots. Works the same whichever instance wrote the change.
+ * as immutable snapshots. Works the same whichever instance wrote the change. A retired event
+ * leaves the next snapshot (and so the listing and the random pool) when its retirement arrives.
  */
 export class CatalogView {
   readonly #options: CatalogViewOptions;
-  readonly #items = new Map<string, { version: number; item: IndexedEvent }>();
+  /** Every event seen, by id; a retired one keeps its version with no item. */
+  readonly #items = new Map<string, { version: number; item: IndexedEvent | null }>();
   readonly #retained: CatalogSnapshot[] = [];
   readonly #viewId = crypto.randomUUID().slice(0, 8);
   #published = 0;
@@ -105,14 +107,16 @@ export class CatalogView {
     this.#feedMs = Math.max(this.#feedMs, stored.updatedAtMs);
     const known = this.#items.get(stored.event.id);
     if (known && known.version >= stored.version) return;
-    this.#items.set(stored.event.id, { version: stored.version, item: indexEvent(stored.event) });
+    const item = stored.retired ? null : indexEvent(stored.event);
+    this.#items.set(stored.event.id, { version: stored.version, item });
     this.#dirty = true;
   }
 
   #publish(): void {
     this.#dirty = false;
     const now = this.#options.clock();
-    const items = [...this.#items.values()].map((entry) => entry.item);
+    const items: IndexedEvent[] = [];
+    for (const { item } of this.#items.values()) if (item) items.push(item);
     this.#current = new CatalogSnapshot(`${this.#viewId}.${++this.#published}`, now, items);
     this.#current.sorted("endDate");
     this.#retained.push(this.#current);

@@ -45,7 +45,7 @@ export class EventActor implements Actor<EventMessages> {
   }
 
   async receive(message: EventMessage): Promise<EventReply> {
-    if (message.type === "get") return (await this.#deps.store.get(this.#id))?.event ?? null;
+    if (message.type === "get") return liveEvent(await this.#deps.store.get(this.#id));
     return await this.#observe(message.market);
   }
 
@@ -63,9 +63,11 @@ export class EventActor implements Actor<EventMessages> {
   /** One conditional write of the market's effect on `current`; LOST when the condition was lost. */
   async #apply(market: SourceMarket, current: StoredEvent | null): Promise<ObserveReply | Lost> {
     const now = this.#deps.clock();
+    // A retired event is admitted afresh, as if it had never been seen (its version goes on).
+    const live = liveEvent(current);
     let next: EventRecord | null;
-    if (current) {
-      next = updateFromMarket(current.event, market, now, this.#deps.rules);
+    if (live) {
+      next = updateFromMarket(live, market, now, this.#deps.rules);
       if (!next) return { outcome: "unchanged" };
     } else {
       const reason = admissionRefusal(market, now, this.#deps.rules);
@@ -74,8 +76,13 @@ export class EventActor implements Actor<EventMessages> {
     }
     const written = await this.#deps.store.put(next, current?.version ?? 0, now);
     if (!written) return LOST;
-    return { outcome: current ? "updated" : "admitted" };
+    return { outcome: live ? "updated" : "admitted" };
   }
+}
+
+/** The event of `stored` unless it is retired (or absent). */
+function liveEvent(stored: StoredEvent | null): EventRecord | null {
+  return stored && !stored.retired ? stored.event : null;
 }
 
 /** The EventActor kind: activation is free; each message reads the event from storage. */

@@ -9,7 +9,10 @@ import type { EventStore } from "../../storage/event_store.ts";
 
 export interface IngestionOptions {
   source: MarketSource;
-  /** Read once when the source is unreachable and the catalog is still empty (offline start). */
+  /**
+   * Read once when the source is unreachable and the catalog is still empty (offline start). Its
+   * markets must carry their own source name: they are retired after the source's next full pass.
+   */
   fallback?: MarketSource;
   actors: ActorSystem;
   /** The EventActor kind, registered with `actors`. */
@@ -71,6 +74,7 @@ export class MarketIngestionJob implements PeriodicJob {
       const stats = await this.pass(source, signal);
       this.#failures = 0;
       log({ level: "info", msg: "market ingestion pass", ...stats });
+      await this.#retireFallback();
     } catch (error) {
       if (signal?.aborted) return;
       if (!(error instanceof MarketSourceError)) throw error;
@@ -130,6 +134,24 @@ export class MarketIngestionJob implements PeriodicJob {
     const { actors, eventKind } = this.#options;
     const id = eventIdFor(market.source, market.sourceMarketId);
     return await actors.ask(eventKind, id, { type: "observe", market }, signal ? { signal } : {});
+  }
+
+  /**
+   * Once the source has answered a full pass, no sample market of the fallback stays in the catalog
+   * (retired, so every instance's view drops it). Idempotent: a later pass finds none to retire.
+   */
+  async #retireFallback(): Promise<void> {
+    const { fallback, source, store, clock, log } = this.#options;
+    if (!fallback || fallback.name === source.name) return;
+    const retired = await store.retireSource(fallback.name, clock());
+    if (retired === 0) return;
+    log({
+      level: "info",
+      msg: "live source answered: the offline snapshot's sample events are retired from the catalog",
+      source: source.name,
+      retiredSource: fallback.name,
+      retired,
+    });
   }
 
   async #fallBack(signal?: AbortSignal): Promise<void> {

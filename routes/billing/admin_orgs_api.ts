@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isSs58Address } from "../../actors/kernel/mod.ts";
 import { ASKS_ACTOR, defineRoute, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { orgIdParam } from "../http/path_ids.ts";
-import { plainText } from "../http/validation.ts";
+import { freeText } from "../http/validation.ts";
 import { CreditResultSchema, LedgerEntrySchema, OrgSchema, UsageRecordSchema } from "./admin_org_views.ts";
 import { microAmount } from "./micro_amount.ts";
 
@@ -14,10 +14,10 @@ const hotkey = z.string().refine(isSs58Address, "must be an SS58 address (checks
 
 const orgPath = z.object({ orgId: orgIdParam });
 
-const createSchema = z.strictObject({ name: z.string().trim().pipe(plainText(100)) });
+const createSchema = z.strictObject({ name: freeText({ max: 100 }) });
 const creditSchema = z.strictObject({
   amountMicro: microAmount({ min: 1n }),
-  reference: z.string().trim().pipe(plainText(128))
+  reference: freeText({ max: 128 })
     .meta({
       description: "Your reference for this top-up (e.g. an invoice id); a repeat is not credited twice.",
     }),

@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { ErrorCode } from "../../actors/kernel/mod.ts";
 import { STATUS_OF } from "../middleware/error_handler.ts";
+import { REQUEST_ID } from "../middleware/request_id.ts";
 
 /** What each error code means, as the OpenAPI document tells it (docs/conventions.md has the table). */
 export const ERROR_MEANING: Record<ErrorCode, string> = {
@@ -64,7 +65,7 @@ const HEADERS: Record<HeaderName, { description: string; schema: Record<string, 
   "X-Request-Id": {
     description: "The request's id: a well-formed incoming `X-Request-Id` (8–128 of `[A-Za-z0-9._-]`) " +
       "is kept, otherwise one is made. Quote it when reporting a problem.",
-    schema: { type: "string", maxLength: 128 },
+    schema: { type: "string", pattern: REQUEST_ID.source },
   },
   "X-RateLimit-Limit": {
     description: "Requests per minute the API key may make (sent once the key is authenticated).",

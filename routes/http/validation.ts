@@ -27,11 +27,32 @@ export function singleValuedQuery(queries: Record<string, string[]>): Record<str
   return Object.fromEntries(Object.entries(queries).map(([name, values]) => [name, values[0] ?? ""]));
 }
 
-/**
- * Text a person typed (names, references): 1..`max` characters and no control characters, which
- * PostgreSQL refuses (NUL) and logs and terminals misread.
- */
-export function plainText(max: number) {
+/** What free text may not contain, each with the problem a 400 names (first match wins). */
+const REFUSED_IN_FREE_TEXT: readonly [RegExp, string][] = [
   // deno-lint-ignore no-control-regex
-  return z.string().min(1).max(max).regex(/^[^\u0000-\u001f\u007f]*$/, "must not contain control characters");
+  [/[\u0000-\u001f\u007f-\u009f]/, "must not contain control characters (U+0000-U+001F, U+007F-U+009F)"],
+  [/[\u2028\u2029]/, "must not contain line or paragraph separators (U+2028, U+2029)"],
+  [
+    /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/,
+    "must not contain bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069)",
+  ],
+  [/^\s|\s$/, "must not start or end with whitespace"],
+];
+
+/**
+ * Text a person typed (an org's or a key's name, a credit reference): 1..`max` UTF-16 units of
+ * well-formed Unicode, refused with 400 (never cleaned up) when it holds a control character (C0,
+ * DEL, C1), a line or paragraph separator, a bidirectional formatting character, or starts or ends
+ * with whitespace. Such text is misread by logs, terminals and CSV readers, can disguise one value
+ * as another, and, silently trimmed, would make `" r2 "` and `"r2"` the same credit reference.
+ */
+export function freeText({ max }: { max: number }) {
+  return z.string().min(1).max(max).superRefine((value, ctx) => {
+    if (!value.isWellFormed()) {
+      ctx.addIssue({ code: "custom", message: "must be well-formed Unicode (no lone surrogates)" });
+      return;
+    }
+    const refused = REFUSED_IN_FREE_TEXT.find(([pattern]) => pattern.test(value));
+    if (refused) ctx.addIssue({ code: "custom", message: refused[1] });
+  });
 }

@@ -3,7 +3,7 @@ import { isSs58Address } from "../../actors/kernel/mod.ts";
 import { isKeyId } from "../../actors/keys/mod.ts";
 import { API_KEY_SCOPES } from "../../storage/api_key_store.ts";
 import { ASKS_ACTOR, defineRoute, jsonBody, jsonResponse, pathId } from "../http/openapi.ts";
-import { plainText } from "../http/validation.ts";
+import { freeText } from "../http/validation.ts";
 import { orgIdParam } from "../http/path_ids.ts";
 
 /** Most requests per minute a key may be given. */
@@ -30,7 +30,7 @@ export const ApiKeySummarySchema = z.object({
 
 /** The terms of a new key. */
 export const issueSchema = z.strictObject({
-  name: z.string().trim().pipe(plainText(100)),
+  name: freeText({ max: 100 }),
   scopes: z.array(scope).min(1),
   rateLimitRpm: z.number().int().min(1).max(MAX_KEY_RPM).meta({ description: "Requests per minute." }),
   pinnedMinerHotkey: z.string().refine(isSs58Address, "must be an SS58 address").optional()

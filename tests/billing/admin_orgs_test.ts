@@ -35,7 +35,9 @@ async function badFields(response: Response): Promise<string[]> {
 
 Deno.test("admin creates an org and shows it with its balance, miners and keys", async () => {
   await using service = await openTestService({ env: ENV });
-  const orgId = await createOrg(service, "  Acme Forecasting  ");
+  const padded = await service.request("/admin/v1/orgs", adminInit("POST", { name: "  Acme Forecasting  " }));
+  assert.deepEqual(await badFields(padded), ["name"], "a padded name is refused, never trimmed");
+  const orgId = await createOrg(service, "Acme Forecasting");
   assert.match(orgId, /^org_[0-9a-f]{32}$/);
   const response = await service.request(`/admin/v1/orgs/${orgId}`, adminInit("GET"));
   assert.deepEqual(await response.json(), {

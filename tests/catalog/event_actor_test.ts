@@ -41,6 +41,7 @@ function recording(store: EventStore) {
     get: (id) => store.get(id),
     listChanged: (after, limit) => store.listChanged(after, limit),
     count: () => store.count(),
+    retireSource: (source, nowMs) => store.retireSource(source, nowMs),
     put: async (event, expectedVersion, nowMs) => {
       const written = await store.put(event, expectedVersion, nowMs);
       if (written) writes.push(written);

@@ -45,7 +45,7 @@ Deno.test("a request to an actor whose mailbox is full answers 503 unavailable w
 Deno.test("a request whose actor does not answer in time answers 503 unavailable with Retry-After", async () => {
   const slow = await slowAccountStorage();
   await using service = await openTestService({
-    env: { FGW_ADMIN_TOKEN: ADMIN_TOKEN, FGW_ACTOR_TIMEOUT_MS: "5" },
+    env: { FGW_ADMIN_TOKEN: ADMIN_TOKEN, FGW_ACTOR_TIMEOUT_MS: "1000" },
     storage: slow.storage,
   });
   const orgId = await createOrg(service.request);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { exposedWithoutProxy } from "../../scripts/start.ts";
 import { ADMIN_TOKEN } from "../support/access.ts";
 
 /** Only what Deno itself needs: nothing of the test run's own configuration leaks in. */
@@ -115,4 +116,14 @@ Deno.test("a bad configuration stops the start command with every problem listed
   const text = new TextDecoder().decode(output.stderr);
   assert.match(text, /FGW_PORT/);
   assert.match(text, /DATABASE_URL/);
+});
+
+Deno.test("listening beyond loopback with no trusted proxy is flagged (nothing times out slow clients)", () => {
+  for (const host of ["127.0.0.1", "127.0.1.1", "localhost", "::1"]) {
+    assert.equal(exposedWithoutProxy(host, []), false, host);
+  }
+  for (const host of ["0.0.0.0", "::", "10.0.0.5", "gateway.internal"]) {
+    assert.equal(exposedWithoutProxy(host, []), true, host);
+    assert.equal(exposedWithoutProxy(host, ["10.0.0.2"]), false, `${host} behind a proxy`);
+  }
 });

@@ -196,6 +196,59 @@ adapterTest("two instances writing the same version at once: exactly one write w
   assert.equal(await handles[0]!.count(), 1);
 });
 
+adapterTest(
+  "retireSource retires the live events of one source: out of count, into the feed, idempotent",
+  async (adapter) => {
+    const { events } = adapter.storage;
+    const sample = (id: string) => eventRecord(id, T0, { source: "snapshot" });
+    await events.put(sample("snapshot-1"), 0, T0);
+    await events.put(sample("snapshot-2"), 0, T0 + 1);
+    await events.put(eventRecord("polymarket-1", T0), 0, T0 + 2);
+    const other = (await secondInstanceStorage(adapter)).events;
+    assert.equal(await other.retireSource("snapshot", T0 + 10), 2, "another handle sees and retires them");
+    assert.equal(await events.count(), 1, "only the live event is counted");
+    const retired = { event: sample("snapshot-1"), version: 2, updatedAtMs: T0 + 10, retired: true };
+    assert.deepEqual(await events.get("snapshot-1"), retired);
+    const feed = await events.listChanged({ updatedAtMs: T0 + 2, id: "polymarket-1" }, 10);
+    assert.deepEqual(feed, [retired, { ...retired, event: sample("snapshot-2") }], "retirements are changes");
+    assert.equal(await events.retireSource("snapshot", T0 + 20), 0, "retiring again finds none");
+    assert.equal(await events.retireSource("polymarket-nothing", T0 + 20), 0);
+    assert.deepEqual(await events.get("snapshot-1"), retired, "and writes nothing");
+    assert.deepEqual(await events.get("polymarket-1"), {
+      event: eventRecord("polymarket-1", T0),
+      version: 1,
+      updatedAtMs: T0 + 2,
+    });
+  },
+);
+
+adapterTest(
+  "a retired event comes back live with a put on its version, and can be retired again",
+  async ({ storage }) => {
+    const { events } = storage;
+    const event = eventRecord("snapshot-1", T0, { source: "snapshot" });
+    await events.put(event, 0, T0);
+    await events.retireSource("snapshot", T0 + 1);
+    assert.equal(
+      await events.put({ ...event, question: "Stale?" }, 1, T0 + 2),
+      null,
+      "a write from before loses",
+    );
+    assert.equal(await events.put(event, 0, T0 + 2), null, "it still exists");
+    assert.deepEqual(await events.put(event, 2, T0 + 3), { event, version: 3, updatedAtMs: T0 + 3 });
+    assert.deepEqual(await events.get("snapshot-1"), { event, version: 3, updatedAtMs: T0 + 3 });
+    assert.equal(await events.count(), 1);
+    assert.equal(await events.retireSource("snapshot", T0 + 4), 1);
+    assert.equal(await events.count(), 0);
+    assert.deepEqual(await events.listChanged(null, 10), [{
+      event,
+      version: 4,
+      updatedAtMs: T0 + 4,
+      retired: true,
+    }]);
+  },
+);
+
 adapterTest("a setting keeps the first value written", async ({ storage }) => {
   assert.equal(await storage.settings.getOrCreate("cursor_secret", "first"), "first");
   assert.equal(await storage.settings.getOrCreate("cursor_secret", "second"), "first");
@@ -211,4 +264,24 @@ adapterTest("instances racing to create a setting all get the one value that won
   assert.equal(new Set(values).size, 1, `values: ${values.join(", ")}`);
   assert.ok(candidates.includes(values[0]!));
   assert.equal(await handles[1]!.getOrCreate("cursor_secret", "late"), values[0]);
+});
+
+Deno.test("KV: events stored before the source index existed are still found and retired", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fgw_kv_" });
+  try {
+    // What the previous KV layout wrote for one event: the event, its feed copy and the count.
+    const kv = await Deno.openKv(`${dir}/store.sqlite`);
+    const old = { event: eventRecord("snapshot-1", T0, { source: "snapshot" }), version: 1, updatedAtMs: T0 };
+    await kv.atomic().set(["event", "snapshot-1"], old).set(["event_changed", T0, "snapshot-1"], old)
+      .sum(["meta", "event_count"], 1n).commit();
+    kv.close();
+    const { openKvStorage } = await import("../../storage/kv/kv_storage.ts");
+    const storage = await openKvStorage(`${dir}/store.sqlite`);
+    assert.equal(await storage.events.retireSource("snapshot", T0 + 1), 1);
+    assert.equal(await storage.events.count(), 0);
+    assert.equal((await storage.events.get("snapshot-1"))?.retired, true);
+    await storage.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
