@@ -24,6 +24,10 @@ import { httpMetrics } from "./middleware/http_metrics.ts";
 import { metricsRoutes } from "./metrics.ts";
 import type { MetagraphView } from "../actors/validators/mod.ts";
 import { adminMetagraphRoutes } from "./validators/admin_metagraph.ts";
+import type { AskMiner } from "../actors/agents/mod.ts";
+import type { Sr25519Verify } from "../actors/validators/mod.ts";
+import { type ConsumeNonce, minerSignatureAccess } from "./middleware/miner_signature_auth.ts";
+import { adminMinerRoutes, agentRoutes } from "./agents/agents.ts";
 
 /** What the routes need from the running service. */
 export interface AppDeps {
@@ -44,6 +48,18 @@ export interface AppDeps {
   keyActor: ActorKind<ApiKeyMessages>;
   /** Counts a key's uses through its KeyUsageActor. */
   countKeyUse: CountKeyUse;
+  /** Asks a miner's MinerActor (agent versions). */
+  askMiner: AskMiner;
+  signatures: SignatureDeps;
+}
+
+/** What sr25519 request signatures need besides the request (DESIGN §4, docs/signatures.md). */
+export interface SignatureDeps {
+  verify: Sr25519Verify;
+  /** Allowed |now − timestamp| (`FGW_SIG_WINDOW_MS`). */
+  windowMs: number;
+  /** Uses a signature's nonce up in shared storage (401 `nonce_reused` for a replay). */
+  consumeNonce: ConsumeNonce;
 }
 
 /** HTTP settings the composition root takes from the configuration. */
@@ -58,6 +74,8 @@ export interface HttpOptions {
   rememberKeySecrets: boolean;
   /** Bearer token of `GET /metrics`; undefined leaves it open. */
   metricsToken: string | undefined;
+  /** Largest agent upload in UTF-8 bytes of code (`FGW_AGENT_MAX_BYTES`). */
+  maxAgentBytes: number;
 }
 
 export type { AppEnv };
@@ -89,6 +107,24 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   app.route("/v1/credits", creditRoutes({ access }));
   app.route("/admin/v1", adminKeyRoutes({ ...deps, keys: deps.storage.apiKeys, orgs: deps.storage.orgs }));
+  const orgs = deps.storage.orgs;
+  const signature = minerSignatureAccess({
+    ...deps.signatures,
+    clock: deps.clock,
+    metagraph: deps.metagraph.view,
+    orgs,
+  });
+  app.route(
+    "/v1/agents",
+    agentRoutes({
+      askMiner: deps.askMiner,
+      orgs,
+      keys: access,
+      signature,
+      maxAgentBytes: deps.http.maxAgentBytes,
+    }),
+  );
+  app.route("/admin/v1/miners", adminMinerRoutes({ askMiner: deps.askMiner, orgs }));
   app.route(
     "/admin/v1/orgs",
     adminOrgRoutes({

@@ -83,6 +83,12 @@ export const configSchema = z.object({
   FGW_PRICES_FILE: z.string().min(1).optional(),
   /** Prices sync interval; the prices are stale after 3 intervals without a successful sync. */
   FGW_PRICES_SYNC_MS: intMs(300_000),
+  /** Allowed |now − timestamp| of a signed request (docs/signatures.md). */
+  FGW_SIG_WINDOW_MS: intMs(30_000),
+  /** Largest agent a miner may upload, in UTF-8 bytes of code (docs/agents.md). */
+  FGW_AGENT_MAX_BYTES: z.coerce.number().int().min(1).max(16 * 1024 * 1024).default(1_048_576),
+  /** One new agent version per miner per this period; 0 turns the cooldown off (docs/agents.md). */
+  FGW_AGENT_COOLDOWN_MS: z.coerce.number().int().min(0).max(365 * 86_400_000).default(86_400_000),
 }).refine((c) => c.FGW_STORAGE !== "postgres" || c.DATABASE_URL !== undefined, {
   message: "DATABASE_URL is required when FGW_STORAGE=postgres",
   path: ["DATABASE_URL"],

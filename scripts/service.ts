@@ -16,6 +16,10 @@ import type { MetagraphSource } from "../actors/validators/mod.ts";
 import { createMetagraph, type Metagraph } from "./metagraph.ts";
 import type { PriceSource, PriceView } from "../actors/prices/mod.ts";
 import { createPrices } from "./prices.ts";
+import { type AskMiner, minerActorKind, minerAsker } from "../actors/agents/mod.ts";
+import { loadSr25519Verify } from "../actors/validators/mod.ts";
+import { ServiceError } from "../actors/kernel/mod.ts";
+import type { ConsumeNonce } from "../routes/middleware/miner_signature_auth.ts";
 
 /** A wired service instance: storage, actors, periodic jobs and the HTTP app. */
 export interface Service {
@@ -31,6 +35,8 @@ export interface Service {
   prices: PriceView;
   /** Asks an organisation's OrgActor on this instance. */
   askOrg: AskOrg;
+  /** Asks a miner's MinerActor on this instance. */
+  askMiner: AskMiner;
   /** Starts periodic jobs and housekeeping timers. */
   start(): void;
   /** Stops timers and jobs, drains mailboxes, closes storage. */
@@ -50,7 +56,23 @@ export interface ServiceOptions {
   metagraphSource?: MetagraphSource;
   /** Use this price source instead of the configured one. */
   priceSource?: PriceSource;
+  /**
+   * Uses signature nonces up (DESIGN §4 step 7); default `withoutNonceStore`, which refuses every
+   * signed request that gets that far.
+   */
+  consumeNonce?: ConsumeNonce;
 }
+
+/**
+ * Step 7 of DESIGN §4 while the service has no shared nonce store: a signed request that passed
+ * every earlier check is refused with 503 `not_ready`, never accepted without replay protection.
+ */
+export const withoutNonceStore: ConsumeNonce = () =>
+  Promise.reject(
+    new ServiceError("not_ready", "Signed requests need the shared nonce store, which is not set up", {
+      retryAfterSeconds: 60,
+    }),
+  );
 
 /** Builds a service instance from validated config. Nothing runs until `start()`. */
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
@@ -95,6 +117,21 @@ export async function createService(config: Config, options: ServiceOptions = {}
     onRefreshError: () => metrics.storageError("prices_view"),
     ...(options.priceSource ? { source: options.priceSource } : {}),
   });
+  const askMiner = minerAsker(
+    actors,
+    actors.register(minerActorKind({
+      agents: storage.agents,
+      askOrg,
+      clock,
+      maxBytes: config.FGW_AGENT_MAX_BYTES,
+      cooldownMs: config.FGW_AGENT_COOLDOWN_MS,
+    })),
+  );
+  const signatures = {
+    verify: await loadSr25519Verify({ log }),
+    windowMs: config.FGW_SIG_WINDOW_MS,
+    consumeNonce: options.consumeNonce ?? withoutNonceStore,
+  };
   const jobs: PeriodicJob[] = [
     catalog.ingestion,
     metagraph.sync,
@@ -129,6 +166,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     adminToken: config.FGW_ADMIN_TOKEN,
     rememberKeySecrets: config.FGW_REMEMBER_KEY_SECRETS,
     metricsToken: config.FGW_METRICS_TOKEN,
+    maxAgentBytes: config.FGW_AGENT_MAX_BYTES,
   };
   const app = createApp({
     http,
@@ -143,6 +181,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     askOrg,
     keyActor,
     countKeyUse,
+    askMiner,
+    signatures,
   });
   return {
     app,
@@ -154,6 +194,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     metrics,
     prices: prices.view,
     askOrg,
+    askMiner,
     start() {
       const failed = (error: unknown) => {
         metrics.storageError("catalog_view");

@@ -1,3 +1,4 @@
+import type { AgentStore } from "./agent_store.ts";
 import type { ApiKeyStore } from "./api_key_store.ts";
 import type { BillingStore } from "./billing_store.ts";
 import type { EventStore } from "./event_store.ts";
@@ -18,6 +19,7 @@ export interface Storage {
   readonly orgs: OrgStore;
   readonly billing: BillingStore;
   readonly metagraph: MetagraphStore;
+  readonly agents: AgentStore;
   /** Throws when the storage cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

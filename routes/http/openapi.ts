@@ -4,6 +4,7 @@ import { z } from "zod";
 import { type ErrorCode, ServiceError } from "../../actors/kernel/mod.ts";
 import type { ApiKeyScope } from "../../storage/api_key_store.ts";
 import { type ApiKeyAccess, apiKeyAuth } from "../middleware/api_key_auth.ts";
+import { keyOrSignature, type SignatureAccess } from "../middleware/key_or_signature.ts";
 import { STATUS_OF } from "../middleware/error_handler.ts";
 import { DEFAULT_JSON_BODY_BYTES, jsonBodyGate } from "../middleware/json_body.ts";
 import { ERROR_MEANING, ErrorBody, HEADER, headerRef, SECURITY } from "./openapi_components.ts";
@@ -12,9 +13,17 @@ import { invalidInput, singleValuedQuery } from "./validation.ts";
 /**
  * Who may call a route: anyone (`public`), anyone and never IP-throttled (`probe`: health checks),
  * the operator's admin token (`admin`, checked for all of `/admin/v1` in the route table), or an
- * API key holding `apiKey` (the scope), checked by `apiKeyAuth` on this route.
+ * API key holding `apiKey` (the scope), checked by `apiKeyAuth` on this route — or, with
+ * `signature`, that request-signature scheme instead of the key (`keyOrSignature`).
  */
-export type Access = "public" | "probe" | "admin" | { apiKey: ApiKeyScope; keys: ApiKeyAccess };
+export type Access = "public" | "probe" | "admin" | KeyAccess;
+
+/** An API key with a scope, optionally or a request signature. */
+export interface KeyAccess {
+  apiKey: ApiKeyScope;
+  keys: ApiKeyAccess;
+  signature?: SignatureAccess;
+}
 
 /** A route as declared in `routes/<area>/`: the OpenAPI route plus who may call it. */
 export interface RouteDeclaration extends Omit<RouteConfig, "security"> {
@@ -99,9 +108,11 @@ export function defineRoute<const R extends RouteDeclaration>(declaration: R): D
   const { access, errors = [], maxBodyBytes = DEFAULT_JSON_BODY_BYTES, ...route } = declaration;
   const body = route.request?.body;
   if (body && !body.required) throw new Error(`${route.path}: declare the body with jsonBody() (required)`);
+  const auth = typeof access === "object" ? authMiddleware(access) : { before: [], after: [] };
   const middleware: MiddlewareHandler[] = [
-    ...(typeof access === "object" ? [apiKeyAuth({ scope: access.apiKey, access: access.keys })] : []),
+    ...auth.before,
     ...(body ? jsonBodyGate(maxBodyBytes) : []),
+    ...auth.after,
     ...asArray(route.middleware),
   ];
   const codes = new Set([...impliedErrors(access, route.request), ...errors]);
@@ -132,6 +143,14 @@ export function openapiSelfParsed<E extends Env>(
   app.on(method, [path], handler);
 }
 
+/** Key authentication, or the key-or-signature pair whose second half runs after the body gate. */
+function authMiddleware(access: KeyAccess): { before: MiddlewareHandler[]; after: MiddlewareHandler[] } {
+  const keyAuth = apiKeyAuth({ scope: access.apiKey, access: access.keys });
+  if (!access.signature) return { before: [keyAuth], after: [] };
+  const { before, after } = keyOrSignature(keyAuth, access.signature);
+  return { before: [before], after: [after] };
+}
+
 function asArray<T>(value: T | T[] | undefined): T[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
@@ -141,7 +160,7 @@ function impliedErrors(access: Access, request: RouteConfig["request"]): ErrorCo
   if (access !== "probe") codes.push("rate_limited");
   if (access === "admin") codes.push("unauthenticated", "not_found");
   if (typeof access === "object") codes.push("unauthenticated", "wrong_auth_scheme", "insufficient_scope");
-  if (typeof access === "object") codes.push(...ASKS_ACTOR);
+  if (typeof access === "object") codes.push(...ASKS_ACTOR, ...access.signature?.errors ?? []);
   if (request?.query) codes.push("invalid_request");
   if (request?.params) codes.push("not_found");
   if (request?.body) codes.push("invalid_request", "unsupported_media_type", "payload_too_large");
@@ -150,7 +169,10 @@ function impliedErrors(access: Access, request: RouteConfig["request"]): ErrorCo
 
 function securityOf(access: Access): RouteConfig["security"] {
   if (access === "admin") return [{ [SECURITY.admin]: [] }];
-  if (typeof access === "object") return [{ [SECURITY.apiKey]: [access.apiKey] }];
+  if (typeof access === "object") {
+    const signature = access.signature ? [{ [SECURITY[access.signature.role]]: [] }] : [];
+    return [{ [SECURITY.apiKey]: [access.apiKey] }, ...signature];
+  }
   return undefined;
 }
 

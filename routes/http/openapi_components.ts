@@ -16,7 +16,7 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   hotkey_not_in_metagraph: "the signing hotkey is not in the metagraph",
   validator_permit_required: "the signing hotkey has no validator permit",
   miner_not_registered: "the miner hotkey is not registered to an organisation",
-  wrong_auth_scheme: "a request signature was sent to an API-key route, or the reverse",
+  wrong_auth_scheme: "a request signature was sent to an API-key route, or the reverse, or both at once",
   not_found: "no such resource (an id that cannot name one is not found either)",
   pool_empty: "no live event is in the assignment pool",
   conflict: "a uniqueness rule refused the write, or concurrent changes kept refusing it " +
@@ -24,7 +24,8 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   lease_not_held: "the caller does not hold the lease",
   payload_too_large: "the body is over its limit (`details.maxBytes`)",
   unsupported_media_type: "the body is not sent as `Content-Type: application/json`",
-  rate_limited: "a rate limit (per API key, or per client address) is spent; wait `Retry-After` seconds",
+  rate_limited: "a rate limit (per API key, per client address, or a miner's agent upload cooldown) is " +
+    "spent; wait `Retry-After` seconds",
   upstream_error: "the upstream provider failed; the call is not charged",
   upstream_timeout: "the upstream provider did not answer in time; the call is not charged",
   metagraph_unavailable: "the metagraph is not synced: signature routes fail closed",
@@ -95,7 +96,16 @@ export function headerRef(name: HeaderName): { $ref: string } {
 }
 
 /** Security scheme names used by route declarations. */
-export const SECURITY = { apiKey: "apiKey", admin: "adminToken" } as const;
+export const SECURITY = {
+  apiKey: "apiKey",
+  admin: "adminToken",
+  miner: "minerSignature",
+  validator: "validatorSignature",
+} as const;
+
+const SIGNATURE_SCHEME_TEXT =
+  "An sr25519 request signature (DESIGN §4, docs/signatures.md) over the canonical " +
+  "message of the domain";
 
 /** Registers the shared headers and security schemes on the app's registry (once, on the root app). */
 export function registerSharedComponents(registry: OpenAPIHono["openAPIRegistry"]): void {
@@ -112,5 +122,19 @@ export function registerSharedComponents(registry: OpenAPIHono["openAPIRegistry"
     scheme: "bearer",
     description: "The operator's admin token (`FGW_ADMIN_TOKEN`): `Authorization: Bearer <token>`. " +
       "Without a configured token the admin API answers 404 to everything.",
+  });
+  registry.registerComponent("securitySchemes", SECURITY.miner, {
+    type: "apiKey",
+    in: "header",
+    name: "x-miner-signature",
+    description: `${SIGNATURE_SCHEME_TEXT} \`forecasting-gateway/miner/v1\`, sent with \`x-miner-hotkey\`, ` +
+      "`x-miner-nonce` and `x-miner-timestamp`; the signer must be registered to an organisation.",
+  });
+  registry.registerComponent("securitySchemes", SECURITY.validator, {
+    type: "apiKey",
+    in: "header",
+    name: "x-validator-signature",
+    description: `${SIGNATURE_SCHEME_TEXT} \`forecasting-gateway/validator/v1\`, sent with ` +
+      "`x-validator-hotkey`, `x-validator-nonce` and `x-validator-timestamp`.",
   });
 }

@@ -46,13 +46,25 @@ const requireJsonType: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 /**
- * 400 `invalid_request` when the body is not well-formed JSON. The parsed body is cached by Hono,
- * so the route's validator reads it without parsing again.
+ * 400 `invalid_request` when the body is not UTF-8 (RFC 8259: JSON text is UTF-8; a lenient decoder
+ * would turn bad bytes into U+FFFD silently) or not well-formed JSON. The raw bytes stay cached by
+ * Hono: `c.req.arrayBuffer()` answers them exactly (for a signature over the body), and the route's
+ * validator reads its JSON from them.
  */
 const requireWellFormedJson: MiddlewareHandler = async (c, next) => {
+  let text: string;
   try {
-    await c.req.json();
+    text = STRICT_UTF8.decode(await c.req.arrayBuffer());
+  } catch {
+    throw new ServiceError("invalid_request", "Request body is not valid UTF-8", {
+      details: { fields: [{ field: "body", problem: "Must be UTF-8 encoded" }] },
+    });
+  }
+  try {
+    JSON.parse(text);
   } catch {
     throw new ServiceError("invalid_request", "Malformed JSON in request body");
   }

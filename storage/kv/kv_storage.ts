@@ -7,6 +7,7 @@ import { KvRateLimitStore } from "./kv_rate_limit_store.ts";
 import { KvOrgStore } from "./kv_org_store.ts";
 import { KvBillingStore } from "./kv_billing_store.ts";
 import { KvMetagraphStore } from "./kv_metagraph_store.ts";
+import { KvAgentStore } from "./kv_agent_store.ts";
 
 /** Opens the Deno KV adapter at `path` (a file, or ":memory:"). */
 export async function openKvStorage(path: string): Promise<Storage> {
@@ -21,6 +22,7 @@ export async function openKvStorage(path: string): Promise<Storage> {
     orgs: new KvOrgStore(kv),
     billing: new KvBillingStore(kv),
     metagraph: new KvMetagraphStore(kv),
+    agents: new KvAgentStore(kv),
     ping: async () => {
       await kv.get(["meta", "ping"]);
     },

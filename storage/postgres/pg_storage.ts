@@ -9,6 +9,7 @@ import { PgRateLimitStore } from "./pg_rate_limit_store.ts";
 import { PgOrgStore } from "./pg_org_store.ts";
 import { PgBillingStore } from "./pg_billing_store.ts";
 import { PgMetagraphStore } from "./pg_metagraph_store.ts";
+import { PgAgentStore } from "./pg_agent_store.ts";
 
 export interface PgStorageOptions {
   /** Connection pool size. */
@@ -33,6 +34,7 @@ export async function openPgStorage(url: string, options: PgStorageOptions = {})
     orgs: new PgOrgStore(sql),
     billing: new PgBillingStore(sql),
     metagraph: new PgMetagraphStore(sql),
+    agents: new PgAgentStore(sql),
     ping: async () => {
       await sql`SELECT 1`;
     },

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { ADMIN_TOKEN, createOrg, errorCode, HOTKEY_A, issueKey } from "../support/access.ts";
+import { ADMIN_TOKEN, createOrg, errorCode, HOTKEY_A, HOTKEY_B, issueKey } from "../support/access.ts";
+import { agentCode, minerOrg } from "../support/agents.ts";
 import { openTestService, type TestService } from "../support/test_service.ts";
 import { concretePath, fetchDocument } from "./openapi_support.ts";
 
@@ -9,14 +10,24 @@ const VALID_BODIES: Record<string, unknown> = {
   "post /admin/v1/orgs/{orgId}/credits": { amountMicro: "5", reference: "inv-1" },
   "post /admin/v1/orgs/{orgId}/miners": { hotkey: HOTKEY_A },
   "post /admin/v1/orgs/{orgId}/keys": { name: "ci", scopes: ["billing:read"], rateLimitRpm: 5 },
+  "post /v1/agents/submit-agent": { code: agentCode(), name: "sample" },
 };
 
-const AUTH = { authorization: `Bearer ${ADMIN_TOKEN}` };
+const ADMIN = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
-/** An admin-enabled service with one org; `{orgId}` of a path names it. */
-async function serviceWithOrg(): Promise<{ service: TestService; orgId: string }> {
+/**
+ * An admin-enabled service with one org (`{orgId}` of a path names it) and the credentials of each
+ * route: the admin token, or for the agent upload a `predictions:write` key of a funded miner's org.
+ */
+async function serviceWithOrg(): Promise<
+  { service: TestService; orgId: string; auth(key: string): Record<string, string> }
+> {
   const service = await openTestService({ env: { FGW_ADMIN_TOKEN: ADMIN_TOKEN } });
-  return { service, orgId: await createOrg(service.request) };
+  const orgId = await createOrg(service.request);
+  const miner = await minerOrg(service.request, [HOTKEY_B]);
+  const auth = (key: string) =>
+    key.startsWith("post /v1/") ? { authorization: `Bearer ${miner.apiKey}` } : ADMIN;
+  return { service, orgId, auth };
 }
 
 /** The operations of the document that take a JSON body, and the POSTs that take none. */
@@ -49,24 +60,25 @@ Deno.test("every JSON body is declared required and strict, and each route has a
 });
 
 Deno.test("a POST body without Content-Type, or of another type, answers 415 unsupported_media_type", async () => {
-  const { service, orgId } = await serviceWithOrg();
+  const { service, orgId, auth } = await serviceWithOrg();
   await using _ = service;
   for (const { path, key } of (await postRoutes(service)).withBody) {
+    const credentials = auth(key);
     const url = concretePath(path, { orgId });
     const body = JSON.stringify(VALID_BODIES[key]);
     await expectError(
-      await service.request(url, { method: "POST", headers: AUTH, body }),
+      await service.request(url, { method: "POST", headers: credentials, body }),
       415,
       "unsupported_media_type",
       `${key} untyped`,
     );
     await expectError(
-      await service.request(url, { method: "POST", headers: AUTH }),
+      await service.request(url, { method: "POST", headers: credentials }),
       415,
       "unsupported_media_type",
       `${key} empty`,
     );
-    const text = { ...AUTH, "content-type": "text/plain" };
+    const text = { ...credentials, "content-type": "text/plain" };
     await expectError(
       await service.request(url, { method: "POST", headers: text, body }),
       415,
@@ -77,10 +89,10 @@ Deno.test("a POST body without Content-Type, or of another type, answers 415 uns
 });
 
 Deno.test("a POST body with an unknown field answers 400 naming it; the same body without it is taken", async () => {
-  const { service, orgId } = await serviceWithOrg();
+  const { service, orgId, auth } = await serviceWithOrg();
   await using _ = service;
-  const headers = { ...AUTH, "content-type": "application/json" };
   for (const { path, key } of (await postRoutes(service)).withBody) {
+    const headers = { ...auth(key), "content-type": "application/json" };
     const url = concretePath(path, { orgId });
     const extra = JSON.stringify({ ...VALID_BODIES[key] as object, surprise: 1 });
     const refused = await service.request(url, { method: "POST", headers, body: extra });
@@ -95,6 +107,15 @@ Deno.test("a POST body with an unknown field answers 400 naming it; the same bod
       400,
       "invalid_request",
       `${key} empty JSON`,
+    );
+    // A Latin-1 "é" (0xe9) where UTF-8 is required: refused, never read as U+FFFD.
+    const utf8 = new TextEncoder();
+    const latin1 = new Uint8Array([...utf8.encode('{"name":"Caf'), 0xe9, ...utf8.encode('"}')]);
+    await expectError(
+      await service.request(url, { method: "POST", headers, body: latin1 }),
+      400,
+      "invalid_request",
+      `${key} not UTF-8`,
     );
     const taken = await service.request(url, {
       method: "POST",
@@ -114,7 +135,7 @@ Deno.test("a POST that takes no body needs no Content-Type", async () => {
     const { key: issued } = await issueKey(service.request, orgId);
     const response = await service.request(concretePath(path, { orgId, keyId: issued.keyId }), {
       method: "POST",
-      headers: AUTH,
+      headers: ADMIN,
     });
     assert.equal(response.status, 200, `${key}: ${await response.text()}`);
   }

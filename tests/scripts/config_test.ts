@@ -50,6 +50,9 @@ Deno.test("an empty environment gives the documented defaults", () => {
   assert.equal(config.FGW_SUBTENSOR_URL, "https://entrypoint-finney.opentensor.ai");
   assert.equal(config.FGW_METAGRAPH_FILE, undefined);
   assert.equal(config.FGW_METAGRAPH_SYNC_MS, 300_000);
+  assert.equal(config.FGW_SIG_WINDOW_MS, 30_000);
+  assert.equal(config.FGW_AGENT_MAX_BYTES, 1_048_576);
+  assert.equal(config.FGW_AGENT_COOLDOWN_MS, 86_400_000);
 });
 
 Deno.test("values are read from their environment strings", () => {
@@ -62,6 +65,8 @@ Deno.test("values are read from their environment strings", () => {
     FGW_POOL_DENY_SUBSTRINGS: " bitcoin , ,weather ",
     FGW_TRUSTED_PROXIES: "10.0.0.1,10.0.0.2",
     FGW_LOG_LEVEL: "debug",
+    FGW_AGENT_MAX_BYTES: "4096",
+    FGW_AGENT_COOLDOWN_MS: "0",
   });
   assert.equal(config.FGW_PORT, 9090);
   assert.equal(config.FGW_STORAGE, "postgres");
@@ -71,6 +76,8 @@ Deno.test("values are read from their environment strings", () => {
   assert.deepEqual(config.FGW_POOL_DENY_SUBSTRINGS, ["bitcoin", "weather"]);
   assert.deepEqual(config.FGW_TRUSTED_PROXIES, ["10.0.0.1", "10.0.0.2"]);
   assert.equal(config.FGW_LOG_LEVEL, "debug");
+  assert.equal(config.FGW_AGENT_MAX_BYTES, 4096);
+  assert.equal(config.FGW_AGENT_COOLDOWN_MS, 0, "0 turns the agent cooldown off");
 });
 
 Deno.test("bad values are refused with a TypeError that lists every bad variable", () => {
@@ -84,10 +91,12 @@ Deno.test("bad values are refused with a TypeError that lists every bad variable
     FGW_GAMMA_URL: "not a url",
     FGW_ADMIN_TOKEN: "short",
     FGW_METRICS_TOKEN: "short",
+    FGW_AGENT_MAX_BYTES: "0",
   });
   assert.match(message, /^Invalid configuration:\n/);
   assert.deepEqual(badVariables(message), [
     "FGW_ADMIN_TOKEN",
+    "FGW_AGENT_MAX_BYTES",
     "FGW_GAMMA_URL",
     "FGW_INGEST_INTERVAL_MS",
     "FGW_LOG_LEVEL",

@@ -6,6 +6,7 @@ import { type Config, loadConfig } from "../../scripts/config.ts";
 import { createService, type Service } from "../../scripts/service.ts";
 import { openKvStorage } from "../../storage/kv/kv_storage.ts";
 import type { Storage } from "../../storage/storage.ts";
+import type { ConsumeNonce } from "../../routes/middleware/miner_signature_auth.ts";
 
 /** Starts at 2026-11-20T12:00:00Z, the shipped snapshot's capture time. */
 export const TEST_START_MS = Date.UTC(2026, 10, 20, 12);
@@ -16,6 +17,8 @@ export interface TestServiceOptions {
   storage?: Storage;
   marketSource?: MarketSource;
   metagraphSource?: MetagraphSource;
+  /** Uses signature nonces up (default: the service's own). */
+  consumeNonce?: ConsumeNonce;
 }
 
 export interface TestService extends Service {
@@ -38,6 +41,7 @@ export async function openTestService(options: TestServiceOptions = {}): Promise
     storage,
     ...(options.marketSource ? { marketSource: options.marketSource } : {}),
     ...(options.metagraphSource ? { metagraphSource: options.metagraphSource } : {}),
+    ...(options.consumeNonce ? { consumeNonce: options.consumeNonce } : {}),
   });
   return {
     ...service,

@@ -1,0 +1,144 @@
+import type { SyntaxNode, Tree } from "@lezer/common";
+import { parser } from "@lezer/python";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
+import { ServiceError } from "../kernel/mod.ts";
+
+/** The function every agent defines at the top level of its file (docs/agents.md). */
+export const AGENT_ENTRY_POINT = "agent_main";
+
+/** An agent's source that passed `checkAgentSource`. */
+export interface CheckedAgentSource {
+  /** Lowercase hex SHA-256 of the code's UTF-8 bytes. */
+  sha256: string;
+  /** Size of the code in UTF-8 bytes. */
+  sizeBytes: number;
+}
+
+/** A place in the source, 1-based; the column counts characters (code points). */
+export interface SourcePosition {
+  line: number;
+  column: number;
+}
+
+/**
+ * Checks a miner's Python source before it is stored, in this order: it must be well-formed
+ * Unicode (a lone surrogate has no UTF-8 form) → 400; at most `maxBytes` UTF-8 bytes → 413
+ * `payload_too_large`; no NUL character (Python refuses it) → 400 naming the line; it must parse
+ * as Python 3 with `@lezer/python` (no error node) → 400 naming the line and column of the first
+ * error; and it must define `agent_main` with a top-level `def` or `async def` (decorators
+ * allowed), not only in a comment, a string, a class, a function or an `if`/`try` block → 400.
+ */
+export function checkAgentSource(code: string, options: { maxBytes: number }): CheckedAgentSource {
+  if (!code.isWellFormed()) {
+    const at = firstLoneSurrogate(code);
+    throw invalidCode(`Must be valid UTF-8: it has an unpaired surrogate at ${where(positionAt(code, at))}`);
+  }
+  const bytes = utf8ToBytes(code);
+  if (bytes.length > options.maxBytes) {
+    throw new ServiceError(
+      "payload_too_large",
+      `Agent code is too large: ${bytes.length} bytes, the limit is ${options.maxBytes}`,
+      { details: { maxBytes: options.maxBytes, sizeBytes: bytes.length } },
+    );
+  }
+  const nul = code.indexOf("\0");
+  if (nul !== -1) throw syntaxError(code, nul, "it contains a NUL character");
+  // A leading byte-order mark is allowed (Python skips it); it is one character, on line 1.
+  const source = code.startsWith("\uFEFF") ? code.slice(1) : code;
+  const tree = parser.parse(source);
+  const error = firstErrorOffset(tree);
+  if (error !== null) throw syntaxError(source, error, "it does not parse as Python 3");
+  requireEntryPoint(tree, source);
+  return { sha256: bytesToHex(sha256(bytes)), sizeBytes: bytes.length };
+}
+
+/** The 1-based line and column of `offset` (a UTF-16 index) in `text`; `\r\n`, `\r`, `\n` end lines. */
+export function positionAt(text: string, offset: number): SourcePosition {
+  const before = text.slice(0, offset);
+  const breaks = before.match(/\r\n|\r|\n/g) ?? [];
+  const lineStart = Math.max(before.lastIndexOf("\n"), before.lastIndexOf("\r")) + 1;
+  return { line: breaks.length + 1, column: Array.from(before.slice(lineStart)).length + 1 };
+}
+
+function where({ line, column }: SourcePosition): string {
+  return `line ${line}, column ${column}`;
+}
+
+function invalidCode(problem: string, extra: Partial<SourcePosition> = {}): ServiceError {
+  return new ServiceError("invalid_request", `Invalid agent code: ${problem}`, {
+    details: { fields: [{ field: "code", problem }], ...extra },
+  });
+}
+
+function syntaxError(source: string, offset: number, why: string): ServiceError {
+  const position = positionAt(source, offset);
+  return invalidCode(`Syntax error at ${where(position)}: ${why}`, position);
+}
+
+function firstLoneSurrogate(code: string): number {
+  for (let i = 0; i < code.length; i++) {
+    const unit = code.charCodeAt(i);
+    const isHigh = unit >= 0xd800 && unit <= 0xdbff;
+    const next = code.charCodeAt(i + 1);
+    if (isHigh && next >= 0xdc00 && next <= 0xdfff) i++;
+    else if (unit >= 0xd800 && unit <= 0xdfff) return i;
+  }
+  return code.length;
+}
+
+/** Offset of the first error node of the parse, or null when the source parsed cleanly. */
+function firstErrorOffset(tree: Tree): number | null {
+  let found: number | null = null;
+  tree.iterate({
+    enter(node) {
+      if (found !== null) return false;
+      if (node.type.isError) found = node.from;
+      return found === null;
+    },
+  });
+  return found;
+}
+
+/** Throws 400 unless a statement of the module itself is `def agent_main` / `async def agent_main`. */
+function requireEntryPoint(tree: Tree, source: string): void {
+  for (let statement = tree.topNode.firstChild; statement; statement = statement.nextSibling) {
+    const definition = statement.name === "DecoratedStatement"
+      ? statement.getChild("FunctionDefinition")
+      : statement;
+    if (definition?.name === "FunctionDefinition" && functionName(definition, source) === AGENT_ENTRY_POINT) {
+      return;
+    }
+  }
+  const nested = nestedEntryPoint(tree, source);
+  if (nested !== null) {
+    const position = positionAt(source, nested);
+    throw invalidCode(
+      `${AGENT_ENTRY_POINT} must be defined at the top level of the file: the one at ${
+        where(position)
+      } is inside a class, a function or a block`,
+      position,
+    );
+  }
+  throw invalidCode(`Must define ${AGENT_ENTRY_POINT} with a top-level def or async def`);
+}
+
+function functionName(definition: SyntaxNode, source: string): string | null {
+  const name = definition.getChild("VariableName");
+  return name ? source.slice(name.from, name.to) : null;
+}
+
+/** Offset of a `def agent_main` below the top level, or null. */
+function nestedEntryPoint(tree: Tree, source: string): number | null {
+  let found: number | null = null;
+  tree.iterate({
+    enter(node) {
+      if (found !== null) return false;
+      if (node.name === "FunctionDefinition" && functionName(node.node, source) === AGENT_ENTRY_POINT) {
+        found = node.from;
+      }
+      return found === null;
+    },
+  });
+  return found;
+}
