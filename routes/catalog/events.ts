@@ -38,7 +38,8 @@ interface EventsCursor {
 }
 
 interface RenderedPage {
-  body: string;
+  /** The page encoded once as UTF-8: a cache hit sends these bytes without encoding them again. */
+  body: Uint8Array<ArrayBuffer>;
   nextCursor: string | null;
   csv: boolean;
 }
@@ -68,6 +69,7 @@ const EVENT_COLUMNS: (keyof EventRecord & string)[] = [
 const CACHE_BYTES = 64 * 2 ** 20;
 const CSV = "text/csv; charset=utf-8";
 const JSON_TYPE = "application/json; charset=utf-8";
+const UTF8 = new TextEncoder();
 
 /** `GET /v1/events` and `GET /v1/events/random`, served from the catalog view. */
 export function eventRoutes(deps: EventRoutesDeps): OpenAPIHono<AppEnv> {
@@ -100,7 +102,7 @@ function pageRenderer(deps: EventRoutesDeps): PageRenderer {
   if (deps.cacheMs === 0) return (_search, parse) => renderPage(deps, parse());
   const cache = new LRUCache<string, RenderedPage>({
     maxSize: CACHE_BYTES,
-    sizeCalculation: (page) => page.body.length * 2 + 256,
+    sizeCalculation: (page) => page.body.byteLength + 256,
     ttl: deps.cacheMs,
     perf: { now: deps.clock },
   });
@@ -136,12 +138,14 @@ function renderPage(deps: EventRoutesDeps, params: EventsParams): RenderedPage {
     : null;
   if (params.format === "csv") {
     const events = page.items.map((item) => item.event);
-    return { body: toCsv(EVENT_COLUMNS, events), nextCursor, csv: true };
+    return { body: UTF8.encode(toCsv(EVENT_COLUMNS, events)), nextCursor, csv: true };
   }
   const meta = { computedAt: isoAt(snapshot.computedAtMs), scorerVersion: SCORER_VERSION };
   const items = page.items.map((item) => item.json).join(",");
   return {
-    body: `{"items":[${items}],"nextCursor":${JSON.stringify(nextCursor)},"meta":${JSON.stringify(meta)}}`,
+    body: UTF8.encode(
+      `{"items":[${items}],"nextCursor":${JSON.stringify(nextCursor)},"meta":${JSON.stringify(meta)}}`,
+    ),
     nextCursor,
     csv: false,
   };
