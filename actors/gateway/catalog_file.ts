@@ -23,7 +23,10 @@ const price = z.string().regex(/^[0-9]{1,13}$/, "must be a string of decimal dig
   .refine((value) => value <= MAX_PRICE, "must be at most 1000000000000 micro per million tokens");
 const modelPrice = z.object({ inputMicroPerMTok: price, outputMicroPerMTok: price }).strict();
 const markupBps = z.number().int().min(0).max(100_000);
-const providerId = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, "must be 1..64 of a-z 0-9 . _ - (lower case)");
+const providerId = z.string().regex(
+  /^[a-z0-9][a-z0-9._-]{0,63}$/,
+  "must be 1..64 of a-z 0-9 . _ - (lower case)",
+);
 
 const model = z.object({
   id: z.string().min(1).max(200),
@@ -32,9 +35,8 @@ const model = z.object({
   maxOutputTokens: z.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_OUTPUT_TOKENS),
 }).strict();
 
-const remoteProvider = z.object({
+const remoteFields = {
   id: providerId,
-  kind: z.enum(["openai", "anthropic"]),
   baseUrl: z.url({ protocol: /^https?$/ }),
   apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name").optional(),
   timeoutMs: z.number().int().min(1).max(MAX_TIMEOUT_MS).default(DEFAULT_PROVIDER_TIMEOUT_MS),
@@ -42,36 +44,46 @@ const remoteProvider = z.object({
   anyModelPrice: modelPrice.optional(),
   models: z.array(model).default([]),
   markupBps: markupBps.optional(),
-  tokenLimitParam: z.enum(["max_tokens", "max_completion_tokens"]).default("max_tokens"),
   extraBody: z.record(z.string(), z.unknown()).default({}),
-}).strict().superRefine((provider, ctx) => {
-  const problem = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+};
+
+type RemoteFields = z.infer<z.ZodObject<typeof remoteFields>>;
+
+/** Checks across the fields of a remote provider. */
+function checkRemote(provider: RemoteFields, ctx: z.RefinementCtx): void {
+  const problem = (path: (string | number)[], message: string) =>
+    ctx.addIssue({ code: "custom", path, message });
   if (provider.allowsAnyModel && !provider.anyModelPrice) {
-    problem("anyModelPrice", "is required when allowsAnyModel is true");
+    problem(["anyModelPrice"], "is required when allowsAnyModel is true");
   }
   if (!provider.allowsAnyModel && provider.anyModelPrice) {
-    problem("anyModelPrice", "is only allowed when allowsAnyModel is true");
+    problem(["anyModelPrice"], "is only allowed when allowsAnyModel is true");
   }
   if (!provider.allowsAnyModel && provider.models.length === 0) {
-    problem("models", "must list at least one model unless allowsAnyModel is true");
-  }
-  if (provider.kind === "anthropic" && provider.tokenLimitParam !== "max_tokens") {
-    problem("tokenLimitParam", "must be max_tokens for an anthropic provider");
+    problem(["models"], "must list at least one model unless allowsAnyModel is true");
   }
   const seen = new Set<string>();
   provider.models.forEach((m, i) => {
-    if (seen.has(m.id)) ctx.addIssue({ code: "custom", path: ["models", i, "id"], message: "is listed twice" });
+    if (seen.has(m.id)) problem(["models", i, "id"], "is listed twice");
     seen.add(m.id);
   });
   for (const field of Object.keys(provider.extraBody).filter((f) => OWN_FIELDS.has(f))) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["extraBody", field],
-      message: "is set by the gateway itself and may not be overridden",
-    });
+    problem(["extraBody", field], "is set by the gateway itself and may not be overridden");
   }
-});
+}
 
+const openAiProvider = z.object({
+  ...remoteFields,
+  kind: z.literal("openai"),
+  tokenLimitParam: z.enum(["max_tokens", "max_completion_tokens"]).default("max_tokens"),
+}).strict().superRefine(checkRemote);
+
+const anthropicProvider = z.object({
+  ...remoteFields,
+  kind: z.literal("anthropic"),
+  tokenLimitParam: z.literal("max_tokens", { error: "must be max_tokens for an anthropic provider" })
+    .default("max_tokens"),
+}).strict().superRefine(checkRemote);
 /** Body fields the adapters set from the request (or must never be set: streaming, several choices). */
 const OWN_FIELDS = new Set([
   "model",
@@ -91,10 +103,10 @@ const echoEntry = z.object({ id: providerId, kind: z.literal("echo") }).strict()
 
 const catalogFile = z.object({
   markupBps: markupBps.default(0),
-  providers: z.array(z.discriminatedUnion("kind", [remoteProvider, echoEntry])).min(1),
+  providers: z.array(z.discriminatedUnion("kind", [openAiProvider, anthropicProvider, echoEntry])).min(1),
 }).strict();
 
-type RemoteProvider = z.infer<typeof remoteProvider>;
+type RemoteProvider = z.infer<typeof openAiProvider> | z.infer<typeof anthropicProvider>;
 type Env = Readonly<Record<string, string | undefined>>;
 
 /**
@@ -151,16 +163,20 @@ export function parseProviderCatalog(text: string, options: { path: string; env:
   }
   const parsed = catalogFile.safeParse(raw);
   const problems = [
-    ...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".") || "(file)"}: ${i.message}`)),
+    ...(parsed.success
+      ? []
+      : parsed.error.issues.map((i) => `${i.path.join(".") || "(file)"}: ${i.message}`)),
     ...crossProblems(raw, options.env),
   ];
   if (!parsed.success || problems.length > 0) throw refusal(options.path, problems);
   const file = parsed.data;
-  return new ProviderCatalog(file.providers.map((provider) =>
-    provider.kind === "echo"
-      ? echoProvider(provider.id)
-      : remoteEntry(provider, { env: options.env, markupBps: file.markupBps })
-  ));
+  return new ProviderCatalog(
+    file.providers.map((provider) =>
+      provider.kind === "echo"
+        ? echoProvider(provider.id)
+        : remoteEntry(provider, { env: options.env, markupBps: file.markupBps })
+    ),
+  );
 }
 
 /**

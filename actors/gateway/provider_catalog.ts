@@ -74,7 +74,9 @@ export function echoProvider(id = "echo"): ProviderEntry {
 }
 
 function unknownField(field: "provider" | "model", problem: string): ServiceError {
-  return new ServiceError("invalid_request", `Unknown ${field}`, { details: { fields: [{ field, problem }] } });
+  return new ServiceError("invalid_request", `Unknown ${field}`, {
+    details: { fields: [{ field, problem }] },
+  });
 }
 
 /** The providers this instance may call, looked up by id, with each model's price and limits. */
@@ -118,13 +120,24 @@ export class ProviderCatalog {
     const entry = provider.models.find((m) => m.id === model);
     if (entry) {
       const { inputMicroPerMTok, outputMicroPerMTok, maxOutputTokens } = entry;
-      return { provider, model, price: { inputMicroPerMTok, outputMicroPerMTok }, maxOutputTokens, markupBps };
+      return {
+        provider,
+        model,
+        price: { inputMicroPerMTok, outputMicroPerMTok },
+        maxOutputTokens,
+        markupBps,
+      };
     }
     if (provider.allowsAnyModel && provider.anyModelPrice && model.length > 0) {
       const maxOutputTokens = DEFAULT_MAX_OUTPUT_TOKENS;
       return { provider, model, price: provider.anyModelPrice, maxOutputTokens, markupBps };
     }
     throw unknownField("model", `Provider "${providerId}" offers no model "${model}"`);
+  }
+
+  /** The catalog as the file writes it: prices as decimal strings, API keys `[redacted]`. */
+  toJSON(): { providers: unknown[] } {
+    return { providers: this.providers.map(entryJson) };
   }
 
   /** The public listing (the same object every time: callers must not change it). */
@@ -140,4 +153,21 @@ export class ProviderCatalog {
     const remote = [...this.#providers.values()].filter((p) => p.kind !== "echo");
     return Math.max(0, ...remote.map((p) => p.timeoutMs));
   }
+}
+
+function priceJson(price: ModelPrice): { inputMicroPerMTok: string; outputMicroPerMTok: string } {
+  return {
+    inputMicroPerMTok: price.inputMicroPerMTok.toString(),
+    outputMicroPerMTok: price.outputMicroPerMTok.toString(),
+  };
+}
+
+/** One entry with its bigint prices as strings (JSON has no bigint). */
+function entryJson(provider: ProviderEntry): Record<string, unknown> {
+  return {
+    ...provider,
+    apiKey: provider.apiKey?.toJSON() ?? null,
+    anyModelPrice: provider.anyModelPrice && priceJson(provider.anyModelPrice),
+    models: provider.models.map((m) => ({ ...m, ...priceJson(m) })),
+  };
 }
