@@ -45,8 +45,8 @@ export interface FakeLlmOptions {
   models: readonly string[];
   /** Token counts reported; default ⌈bytes / 4⌉ of the prompt contents and of the output. */
   usage?: (body: Record<string, unknown>, output: string) => FakeUsage;
-  /** `Retry-After` of a 429; default "7". */
-  retryAfter?: string;
+  /** `Retry-After` of a 429; default "7"; null sends none. */
+  retryAfter?: string | null;
 }
 
 /** What a vendor's wire format decides; `null` from `refuse` lets the request through. */
@@ -123,7 +123,8 @@ export class FakeLlmServer {
     }
     if (mode === "rate_limited") {
       const response = this.#wire.error(429, "Rate limit reached; please retry later");
-      response.headers.set("retry-after", this.#options.retryAfter ?? "7");
+      const retryAfter = this.#options.retryAfter === undefined ? "7" : this.#options.retryAfter;
+      if (retryAfter !== null) response.headers.set("retry-after", retryAfter);
       return response;
     }
     const refusal = this.#wire.refuse(recorded, this.#options);

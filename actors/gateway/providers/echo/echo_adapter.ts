@@ -22,7 +22,7 @@ export function cutUtf8(text: string, maxBytes: number): string {
 
 export class EchoAdapter implements ProviderAdapter {
   complete(request: CompletionRequest, options: CompleteOptions = {}): Promise<CompletionResult> {
-    options.signal?.throwIfAborted();
+    if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     const lastUser = request.messages.findLast((m) => m.role === "user");
     const output = cutUtf8(lastUser?.content ?? "", request.maxTokens * 4);
     let promptBytes = 0;
