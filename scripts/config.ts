@@ -83,6 +83,13 @@ export const configSchema = z.object({
   FGW_PRICES_FILE: z.string().min(1).optional(),
   /** Prices sync interval; the prices are stale after 3 intervals without a successful sync. */
   FGW_PRICES_SYNC_MS: intMs(300_000),
+  /** The provider catalog file (docs/gateway.md); unset = only the built-in `echo` provider. */
+  FGW_PROVIDERS_FILE: z.string().min(1).optional(),
+  /** Largest body of a completion request, in bytes. */
+  FGW_GATEWAY_MAX_BODY_BYTES: z.coerce.number().int().min(1_024).max(64 * 1_048_576).default(1_048_576),
+  /** Per-miner daily cap on validator completions, micro-credits (decimal digits). */
+  FGW_VALIDATOR_DAILY_CAP_MICRO: z.string().regex(/^[0-9]{1,18}$/, "must be decimal digits (micro-credits)")
+    .default("5000000").transform((digits) => BigInt(digits)),
 }).refine((c) => c.FGW_STORAGE !== "postgres" || c.DATABASE_URL !== undefined, {
   message: "DATABASE_URL is required when FGW_STORAGE=postgres",
   path: ["DATABASE_URL"],

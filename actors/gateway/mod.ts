@@ -10,6 +10,7 @@ export * from "./billed_completion.ts";
 export * from "./catalog_file.ts";
 export * from "./chat_request.ts";
 export * from "./completion_usage.ts";
+export * from "./gateway_timing.ts";
 export * from "./pricing.ts";
 export * from "./provider_adapter.ts";
 export * from "./provider_catalog.ts";

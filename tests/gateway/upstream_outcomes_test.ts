@@ -131,6 +131,20 @@ for (const vendor of VENDORS) {
     await assertAnswer(error.toServiceError(), { ...expected502, attempts: [] });
   });
 
+  Deno.test(`${vendor.name} adapter: the provider's timeout bounds the whole call, waits between attempts too`, async () => {
+    const http = recordedHttp();
+    // A wait before the retry that only ends when the call is given up.
+    const sleep = (_ms: number, signal?: AbortSignal) =>
+      new Promise<void>((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason)));
+    const provider = fakeProvider(vendor.name, refusedUrl(), { timeoutMs: 100 });
+    const error = await providerErrorOf(
+      vendor.adapter(provider, { ...http, sleep }).complete(vendor.request),
+    );
+    assert.equal(error.failure, "timeout");
+    assert.deepEqual(http.attempts, ["network"]);
+    await assertAnswer(error.toServiceError(), { ...expected502, status: 504, code: "upstream_timeout" });
+  });
+
   Deno.test(`${vendor.name} adapter: a 429 without Retry-After still answers Retry-After: 1`, async () => {
     await using fake = vendor.start({ retryAfter: null });
     fake.respondNext("rate_limited");

@@ -14,7 +14,7 @@ export type FakeLlmMode =
   | "rate_limited"
   /** 500 with the vendor's error body. */
   | "server_error"
-  /** No answer until the client gives up (or the fake closes). */
+  /** No answer until the fake closes. */
   | "slow"
   /** 200 whose body is not JSON. */
   | "garbage"
@@ -114,7 +114,7 @@ export class FakeLlmServer {
       return this.#wire.error(404, `No route ${recorded.method} ${recorded.path}`);
     }
     const mode = this.#queued.shift() ?? "success";
-    if (mode === "slow") return await this.#hang(request);
+    if (mode === "slow") return await this.#hang();
     if (mode === "garbage") return new Response("<html>502 Bad Gateway</html>", { status: 200 });
     if (mode === "wrong_shape") return json(200, { object: "list", data: [] });
     if (mode === "unauthorized") return this.#wire.error(401, "Invalid API key");
@@ -145,10 +145,10 @@ export class FakeLlmServer {
     return this.#wire.success(request, output, withUsage ? usage : null);
   }
 
-  /** Waits until the client gives up or the fake closes; answers a completion only if still asked. */
-  async #hang(request: Request): Promise<Response> {
-    const gone = AbortSignal.any([request.signal, this.#closing.signal]);
-    await new Promise<void>((resolve) => gone.addEventListener("abort", () => resolve(), { once: true }));
+  /** Answers nothing until the fake closes (the client has given up long before). */
+  async #hang(): Promise<Response> {
+    const closing = this.#closing.signal;
+    await new Promise<void>((resolve) => closing.addEventListener("abort", () => resolve(), { once: true }));
     return this.#wire.error(500, "gave up");
   }
 }

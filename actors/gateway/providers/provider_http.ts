@@ -36,22 +36,37 @@ export function providerHttpClient(provider: ProviderEntry, options: ProviderHtt
 }
 
 /**
- * The longest a call to `provider` can take, every attempt and every wait between them: what
- * the hold TTL must exceed (besides the settle) and the shutdown grace must cover.
+ * How much longer than one attempt's timeout the whole call may take (retries after a refused
+ * connection, waits): a single slow attempt then ends by its own timeout, which the upstream
+ * metrics see, rather than by the call's deadline.
+ */
+const CALL_SLACK_MS = 1_000;
+
+/**
+ * The longest a call to `provider` can take, every attempt and every wait between them: its
+ * deadline, `timeoutMs` (each attempt's timeout) plus 1 s.
  */
 export function longestCallMs(provider: Pick<ProviderEntry, "timeoutMs">): number {
-  return provider.timeoutMs * (PROVIDER_RETRIES + 1) + MAX_DELAY_MS * PROVIDER_RETRIES;
+  return provider.timeoutMs + CALL_SLACK_MS;
 }
 
 /**
- * POSTs `body` as JSON and returns the parsed JSON answer; every failure is a `ProviderError`,
- * except the caller's own abort, which rejects with the signal's reason.
+ * POSTs `body` as JSON and returns the parsed JSON answer, each attempt within `timeoutMs` and the
+ * whole call (attempts and waits) within `longestCallMs`; every failure is a `ProviderError`, except the caller's own
+ * abort, which rejects with the signal's reason.
  */
 export async function postJson(
   http: HttpClient,
   url: string,
-  options: { headers: Record<string, string>; body: unknown; signal?: AbortSignal | undefined },
+  options: {
+    headers: Record<string, string>;
+    body: unknown;
+    timeoutMs: number;
+    signal?: AbortSignal | undefined;
+  },
 ): Promise<unknown> {
+  const deadline = AbortSignal.timeout(longestCallMs(options));
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   let response: Response;
   try {
     response = await http.request(url, {
@@ -59,10 +74,15 @@ export async function postJson(
       headers: { ...options.headers, "content-type": "application/json", accept: "application/json" },
       body: JSON.stringify(options.body),
       retry: "unsent",
-      ...(options.signal ? { signal: options.signal } : {}),
+      timeoutMs: options.timeoutMs,
+      signal,
     });
   } catch (error) {
     if (error instanceof UpstreamError) throw providerFailure(error);
+    if (deadline.aborted && !options.signal?.aborted) {
+      const reason = `no answer within ${longestCallMs(options)} ms`;
+      throw new ProviderError(http.upstream, { failure: "timeout", reason }, { cause: error });
+    }
     throw error;
   }
   const text = await response.text();

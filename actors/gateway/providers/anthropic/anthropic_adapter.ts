@@ -43,13 +43,14 @@ export class AnthropicAdapter implements ProviderAdapter {
   }
 
   async complete(request: CompletionRequest, options: CompleteOptions = {}): Promise<CompletionResult> {
-    const { apiKey, baseUrl, id } = this.#provider;
+    const { apiKey, baseUrl, id, timeoutMs } = this.#provider;
     const json = await postJson(this.#http, `${baseUrl}/v1/messages`, {
       headers: {
         "anthropic-version": ANTHROPIC_VERSION,
         ...(apiKey ? { "x-api-key": apiKey.reveal() } : {}),
       },
       body: anthropicRequestBody(this.#provider, request),
+      timeoutMs,
       signal: options.signal,
     });
     return readAnthropicMessage(json, id);

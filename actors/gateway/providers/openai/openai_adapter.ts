@@ -36,10 +36,11 @@ export class OpenAiAdapter implements ProviderAdapter {
   }
 
   async complete(request: CompletionRequest, options: CompleteOptions = {}): Promise<CompletionResult> {
-    const { apiKey, baseUrl, id } = this.#provider;
+    const { apiKey, baseUrl, id, timeoutMs } = this.#provider;
     const json = await postJson(this.#http, `${baseUrl}/chat/completions`, {
       headers: apiKey ? { authorization: `Bearer ${apiKey.reveal()}` } : {},
       body: openAiRequestBody(this.#provider, request),
+      timeoutMs,
       signal: options.signal,
     });
     return readOpenAiCompletion(json, id);
