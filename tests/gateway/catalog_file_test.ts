@@ -259,3 +259,19 @@ Deno.test("API keys never show in the catalog's JSON, inspection, strings or ref
   assert.equal(json.providers[0].models[0].inputMicroPerMTok, "150000");
   assert.equal(catalog.provider("openai")?.apiKey?.reveal(), OPENAI_KEY);
 });
+
+Deno.test("the sample file in docs/gateway.md is a valid catalog", async () => {
+  const doc = await Deno.readTextFile(new URL("../../docs/gateway.md", import.meta.url));
+  const sampleFile = /```json\n([\s\S]*?)```/.exec(doc)?.[1];
+  assert.ok(sampleFile, "docs/gateway.md has no json block");
+  const catalog = parseProviderCatalog(sampleFile, { path: "docs/gateway.md", env: ENV });
+  assert.deepEqual(catalog.listing().providers.map((p) => p.id), [
+    "openai",
+    "openrouter",
+    "anthropic",
+    "local",
+    "echo",
+  ]);
+  assert.equal(catalog.resolve("openrouter", "any/model").markupBps, 800);
+  assert.equal(catalog.resolve("local", "llama3.1:8b").provider.apiKey, null);
+});
