@@ -35,7 +35,7 @@ Deno.test("a provider refusing the operator's key is logged at error level, with
   assert.ok(!JSON.stringify(w.logs).includes("sk-test-openai"));
 });
 
-Deno.test("a reserve whose outcome is unknown (its caller timed out) is released", async () => {
+Deno.test("a reserve that committed after its caller gave up is released", async () => {
   await using w = await world(1_000n);
   const call = runBilledCompletion({ resolved: w.resolved, request: REQUEST }, {
     reserve: async (amountMicro) => {
@@ -44,6 +44,27 @@ Deno.test("a reserve whose outcome is unknown (its caller timed out) is released
     },
     settle: () => Promise.reject(new Error("never settled")),
     release: () => w.ask(ORG, { type: "release", holdId: "h_lost" }),
+    adapter: w.adapter,
+    clock: w.clock.now,
+    log: () => {},
+  });
+  await assert.rejects(call, code("unavailable"));
+  assert.equal(w.fake.requests.length, 0);
+  await assertAccount(w, 1_000n);
+});
+
+Deno.test("a reserve whose caller stops waiting (503 from the runtime) leaves no hold", async () => {
+  await using w = await world(1_000n);
+  const call = runBilledCompletion({ resolved: w.resolved, request: REQUEST }, {
+    reserve: (amountMicro) => {
+      const caller = new AbortController();
+      const reply = w.ask(ORG, { type: "reserve", amountMicro, holdId: "h_gone" }, { signal: caller.signal });
+      caller.abort();
+      return reply;
+    },
+    settle: () => Promise.reject(new Error("never settled")),
+    // Must-complete: queued behind the reserve, so it runs after it whether the reserve ran or was skipped.
+    release: () => w.ask(ORG, { type: "release", holdId: "h_gone" }),
     adapter: w.adapter,
     clock: w.clock.now,
     log: () => {},

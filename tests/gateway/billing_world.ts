@@ -50,7 +50,8 @@ export async function world(balanceMicro: bigint, fakeOptions: FakeOpenAiOptions
     clock: clock.now,
     holdTtlMs: 600_000,
   });
-  const ask = orgAsker(new ActorSystem({ clock: clock.now }), kind);
+  const system = new ActorSystem({ clock: clock.now });
+  const ask = orgAsker(system, system.register(kind));
   await ask(ORG, { type: "create", name: "Acme" });
   if (balanceMicro > 0n) await ask(ORG, { type: "credit", amountMicro: balanceMicro, reference: "initial" });
   const fake = new FakeOpenAi(fakeOptions);
