@@ -89,6 +89,13 @@ export const configSchema = z.object({
   FGW_AGENT_MAX_BYTES: z.coerce.number().int().min(1).max(16 * 1024 * 1024).default(1_048_576),
   /** One new agent version per miner per this period; 0 turns the cooldown off (docs/agents.md). */
   FGW_AGENT_COOLDOWN_MS: z.coerce.number().int().min(0).max(365 * 86_400_000).default(86_400_000),
+  /** The provider catalog file (docs/gateway.md); unset = only the built-in `echo` provider. */
+  FGW_PROVIDERS_FILE: z.string().min(1).optional(),
+  /** Largest body of a completion request, in bytes. */
+  FGW_GATEWAY_MAX_BODY_BYTES: z.coerce.number().int().min(1_024).max(64 * 1_048_576).default(1_048_576),
+  /** Per-miner daily cap on validator completions, micro-credits (decimal digits). */
+  FGW_VALIDATOR_DAILY_CAP_MICRO: z.string().regex(/^[0-9]{1,18}$/, "must be decimal digits (micro-credits)")
+    .default("5000000").transform((digits) => BigInt(digits)),
 }).refine((c) => c.FGW_STORAGE !== "postgres" || c.DATABASE_URL !== undefined, {
   message: "DATABASE_URL is required when FGW_STORAGE=postgres",
   path: ["DATABASE_URL"],

@@ -45,6 +45,13 @@ export function createMetricFamilies(registry: Registry) {
       labelNames: ["upstream", "reason"] as const,
       registers,
     }),
+    gatewayCharges: new Counter({
+      name: "fgw_gateway_charges_total",
+      help:
+        "Settled gateway calls by provider and basis: usage, or the hold (hold_no_usage, hold_over_bound)",
+      labelNames: ["provider", "basis"] as const,
+      registers,
+    }),
     storageErrors: new Counter({
       name: "fgw_storage_errors_total",
       help: "Storage failures: unhandled errors answered 500 (source=request) and background reads",

@@ -102,6 +102,14 @@ export class Metrics {
   }
 
   /**
+   * A settled gateway call and what it was charged from (`usage`, or the hold: `hold_no_usage`,
+   * `hold_over_bound`): `runBilledCompletion`'s `onCharge`.
+   */
+  gatewayCharged(provider: string, basis: string): void {
+    this.#metric.gatewayCharges.labels(provider, basis).inc();
+  }
+
+  /**
    * A storage failure: `request` for an unhandled error answered 500 (storage failing is the
    * usual cause), or the name of the background work that saw it (e.g. `readiness`).
    */

@@ -31,7 +31,8 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   metagraph_unavailable: "the metagraph is not synced: signature routes fail closed",
   not_ready: "the service is not ready (`details.checks` names the failing checks)",
   unavailable:
-    "the service is overloaded (a full actor mailbox, or no answer in time); wait `Retry-After` seconds",
+    "the service is overloaded (a full actor mailbox, or no answer in time), or the LLM provider " +
+    "rate-limited the gateway; wait `Retry-After` seconds",
   internal_error: "a bug, logged with the request id; details never leak",
 };
 

@@ -53,6 +53,22 @@ Deno.test("an empty environment gives the documented defaults", () => {
   assert.equal(config.FGW_SIG_WINDOW_MS, 30_000);
   assert.equal(config.FGW_AGENT_MAX_BYTES, 1_048_576);
   assert.equal(config.FGW_AGENT_COOLDOWN_MS, 86_400_000);
+  assert.equal(config.FGW_PROVIDERS_FILE, undefined);
+  assert.equal(config.FGW_GATEWAY_MAX_BODY_BYTES, 1_048_576);
+  assert.equal(config.FGW_VALIDATOR_DAILY_CAP_MICRO, 5_000_000n);
+});
+
+Deno.test("gateway settings are read from their environment strings, and bad ones refused", () => {
+  const config = loadConfig({
+    FGW_PROVIDERS_FILE: "/etc/fgw/providers.json",
+    FGW_GATEWAY_MAX_BODY_BYTES: "65536",
+    FGW_VALIDATOR_DAILY_CAP_MICRO: "12000000",
+  });
+  assert.equal(config.FGW_PROVIDERS_FILE, "/etc/fgw/providers.json");
+  assert.equal(config.FGW_GATEWAY_MAX_BODY_BYTES, 65_536);
+  assert.equal(config.FGW_VALIDATOR_DAILY_CAP_MICRO, 12_000_000n);
+  const message = refusal({ FGW_GATEWAY_MAX_BODY_BYTES: "12", FGW_VALIDATOR_DAILY_CAP_MICRO: "5.5" });
+  assert.deepEqual(badVariables(message), ["FGW_GATEWAY_MAX_BODY_BYTES", "FGW_VALIDATOR_DAILY_CAP_MICRO"]);
 });
 
 Deno.test("values are read from their environment strings", () => {

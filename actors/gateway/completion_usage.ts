@@ -1,0 +1,47 @@
+import type { UsageInput } from "../billing/mod.ts";
+import type { CompletionCharge } from "./billed_completion.ts";
+
+/** Who made a call, for its usage record. */
+export interface CallParties {
+  requestId: string;
+  keyId?: string;
+  minerHotkey?: string;
+  /** The validator that made the call for a miner's agent (validator route). */
+  validatorHotkey?: string;
+}
+
+/**
+ * The usage record of a settled completion (written with the settle, in the same commit): the
+ * provider, model, tokens, both costs, the hold, what the charge was based on, the latency and
+ * the request id. Amounts are decimal strings. Never a prompt, an output or a key.
+ */
+export function completionUsage(
+  call: { provider: string; model: string; charge: CompletionCharge },
+  parties: CallParties,
+): UsageInput {
+  const { provider, model, charge } = call;
+  return {
+    ...(parties.keyId === undefined ? {} : { keyId: parties.keyId }),
+    ...(parties.minerHotkey === undefined ? {} : { minerHotkey: parties.minerHotkey }),
+    description: `${provider}/${model}`,
+    metadata: {
+      provider,
+      model,
+      promptTokens: charge.usage.promptTokens,
+      completionTokens: charge.usage.completionTokens,
+      totalTokens: charge.usage.totalTokens,
+      providerCostMicro: charge.providerCostMicro.toString(),
+      costMicro: charge.costMicro.toString(),
+      holdMicro: charge.holdMicro.toString(),
+      markupBps: charge.markupBps,
+      basis: charge.basis,
+      latencyMs: charge.latencyMs,
+      outcome: "settled",
+      requestId: parties.requestId,
+      ...(parties.validatorHotkey === undefined ? {} : { validatorHotkey: parties.validatorHotkey }),
+      ...(charge.providerReportedCostUsd === undefined
+        ? {}
+        : { providerReportedCostUsd: charge.providerReportedCostUsd }),
+    },
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * A world for billed-completion tests: an org on a real OrgActor over Deno KV, the fake OpenAI
+ * server behind the real adapter, and one call wired as the completion route wires it.
+ */
+import assert from "node:assert/strict";
+import { type AskOrg, orgActorKind, orgAsker } from "../../actors/billing/mod.ts";
+import {
+  completionUsage,
+  OpenAiAdapter,
+  type ProviderAdapter,
+  ProviderCatalog,
+  type ResolvedModel,
+  runBilledCompletion,
+} from "../../actors/gateway/mod.ts";
+import { type LogLine, ManualClock, ServiceError } from "../../actors/kernel/mod.ts";
+import { ActorSystem } from "../../actors/runtime/mod.ts";
+import { openKvStorage } from "../../storage/kv/kv_storage.ts";
+import type { Storage } from "../../storage/storage.ts";
+import { FakeOpenAi, type FakeOpenAiOptions } from "../support/fake_openai.ts";
+import { ledgerSum } from "../support/ledger.ts";
+import { fakeProvider, recordedHttp } from "./provider_fixtures.ts";
+
+export const ORG = "org_gateway";
+export const MESSAGES = [{ role: "user" as const, content: "Will it rain?" }]; // 13 bytes
+export const REQUEST = { model: "gpt-test", messages: MESSAGES, maxTokens: 64 };
+/**
+ * Prices 1,000,000 / 2,000,000 micro per MTok, markup 500 bps. The bound: 128 + 16 + 13 = 157
+ * prompt tokens and 64 completion tokens → 157 + 128 = 285, markup 14.25 → 15: a hold of 300.
+ */
+export const HOLD = 300n;
+
+export interface World {
+  storage: Storage;
+  ask: AskOrg;
+  clock: ManualClock;
+  logs: LogLine[];
+  fake: FakeOpenAi;
+  resolved: ResolvedModel;
+  adapter: ProviderAdapter;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+export async function world(balanceMicro: bigint, fakeOptions: FakeOpenAiOptions = {}): Promise<World> {
+  const dir = await Deno.makeTempDir({ prefix: "fgw_gateway_" });
+  const storage = await openKvStorage(`${dir}/store.sqlite`);
+  const clock = new ManualClock();
+  const kind = orgActorKind({
+    orgs: storage.orgs,
+    billing: storage.billing,
+    clock: clock.now,
+    holdTtlMs: 600_000,
+  });
+  const system = new ActorSystem({ clock: clock.now });
+  const ask = orgAsker(system, system.register(kind));
+  await ask(ORG, { type: "create", name: "Acme" });
+  if (balanceMicro > 0n) await ask(ORG, { type: "credit", amountMicro: balanceMicro, reference: "initial" });
+  const fake = new FakeOpenAi(fakeOptions);
+  const provider = fakeProvider("openai", fake.baseUrl, { markupBps: 500, timeoutMs: 200 });
+  const resolved = new ProviderCatalog([provider]).resolve(provider.id, "gpt-test");
+  const adapter = new OpenAiAdapter(provider, recordedHttp());
+  const logs: LogLine[] = [];
+  return {
+    storage,
+    ask,
+    clock,
+    logs,
+    fake,
+    resolved,
+    adapter,
+    async [Symbol.asyncDispose]() {
+      await fake.close();
+      await storage.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** One call as the completion route makes it: hold id from the request id, usage written with the settle. */
+export function billedCall(
+  w: World,
+  requestId: string,
+  overrides: { adapter?: ProviderAdapter; maxTokens?: number } = {},
+) {
+  const holdId = `gw_${requestId}`;
+  return runBilledCompletion({
+    resolved: w.resolved,
+    request: { ...REQUEST, maxTokens: overrides.maxTokens ?? 64 },
+  }, {
+    reserve: (amountMicro) => w.ask(ORG, { type: "reserve", amountMicro, holdId }),
+    settle: async (charge) => {
+      const usage = completionUsage({ provider: w.resolved.provider.id, model: "gpt-test", charge }, {
+        requestId,
+        keyId: "key_1",
+      });
+      return await w.ask(ORG, { type: "settle", holdId, costMicro: charge.costMicro, usage });
+    },
+    release: () => w.ask(ORG, { type: "release", holdId }),
+    adapter: overrides.adapter ?? w.adapter,
+    clock: w.clock.now,
+    log: (line) => w.logs.push(line),
+    requestId,
+  });
+}
+
+/** Balance, holds and the ledger agree, and show `balanceMicro` with nothing held. */
+export async function assertAccount(w: World, balanceMicro: bigint): Promise<void> {
+  const account = await w.storage.billing.getAccount(ORG);
+  assert.equal(account?.balanceMicro, balanceMicro);
+  assert.equal(account?.heldMicro, 0n);
+  assert.deepEqual(await w.storage.billing.listHolds(ORG), []);
+  assert.equal(await ledgerSum(w.storage.billing, ORG), balanceMicro);
+}
+
+export function code(expected: string) {
+  return (error: unknown) => error instanceof ServiceError && error.code === expected;
+}
