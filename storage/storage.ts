@@ -1,9 +1,11 @@
 import type { AgentStore } from "./agent_store.ts";
 import type { ApiKeyStore } from "./api_key_store.ts";
+import type { AssignmentStore } from "./assignment_store.ts";
 import type { BillingStore } from "./billing_store.ts";
 import type { EventStore } from "./event_store.ts";
 import type { JobLeaseStore } from "./job_lease_store.ts";
 import type { MetagraphStore } from "./metagraph_store.ts";
+import type { NonceStore } from "./nonce_store.ts";
 import type { OrgStore } from "./org_store.ts";
 import type { RateLimitStore } from "./rate_limit_store.ts";
 import type { SettingStore } from "./setting_store.ts";
@@ -20,6 +22,8 @@ export interface Storage {
   readonly billing: BillingStore;
   readonly metagraph: MetagraphStore;
   readonly agents: AgentStore;
+  readonly assignments: AssignmentStore;
+  readonly nonces: NonceStore;
   /** Throws when the storage cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -14,6 +14,11 @@ const MINUS_ONE = (1n << 64n) - 1n;
 /** Conditional retirements of one event before giving up (another writer kept winning). */
 const MAX_ATTEMPTS = 10;
 
+/** Where an event is stored (the assignment store reads it in a claim: the snapshot handed out). */
+export function eventKey(id: string): Deno.KvKey {
+  return [EVENT, id];
+}
+
 /**
  * Events in Deno KV. `["event", id]` holds the stored event; `["event_changed", updatedAtMs, id]`
  * holds a copy ordered for the change feed (KV reads up to 10 keys per getMany, so the feed

@@ -8,6 +8,8 @@ import { KvOrgStore } from "./kv_org_store.ts";
 import { KvBillingStore } from "./kv_billing_store.ts";
 import { KvMetagraphStore } from "./kv_metagraph_store.ts";
 import { KvAgentStore } from "./kv_agent_store.ts";
+import { KvAssignmentStore } from "./kv_assignment_store.ts";
+import { KvNonceStore } from "./kv_nonce_store.ts";
 
 /** Opens the Deno KV adapter at `path` (a file, or ":memory:"). */
 export async function openKvStorage(path: string): Promise<Storage> {
@@ -23,6 +25,8 @@ export async function openKvStorage(path: string): Promise<Storage> {
     billing: new KvBillingStore(kv),
     metagraph: new KvMetagraphStore(kv),
     agents: new KvAgentStore(kv),
+    assignments: new KvAssignmentStore(kv),
+    nonces: new KvNonceStore(kv),
     ping: async () => {
       await kv.get(["meta", "ping"]);
     },

@@ -10,6 +10,8 @@ import { PgOrgStore } from "./pg_org_store.ts";
 import { PgBillingStore } from "./pg_billing_store.ts";
 import { PgMetagraphStore } from "./pg_metagraph_store.ts";
 import { PgAgentStore } from "./pg_agent_store.ts";
+import { PgAssignmentStore } from "./pg_assignment_store.ts";
+import { PgNonceStore } from "./pg_nonce_store.ts";
 
 export interface PgStorageOptions {
   /** Connection pool size. */
@@ -35,6 +37,8 @@ export async function openPgStorage(url: string, options: PgStorageOptions = {})
     billing: new PgBillingStore(sql),
     metagraph: new PgMetagraphStore(sql),
     agents: new PgAgentStore(sql),
+    assignments: new PgAssignmentStore(sql),
+    nonces: new PgNonceStore(sql),
     ping: async () => {
       await sql`SELECT 1`;
     },

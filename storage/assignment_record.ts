@@ -1,0 +1,110 @@
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
+import type { ResolutionStatus } from "./event_record.ts";
+
+/**
+ * available → in_progress (claimed) → submitted → scored. `retired`: taken out of the queue
+ * unleased (superseded agent version, event out of the pool, miner no longer eligible); `ensure`
+ * makes it available again when it is named again.
+ */
+export type AssignmentStatus = "available" | "in_progress" | "submitted" | "scored" | "retired";
+
+/** What makes an assignment: round 0 is the ordinary run, a customer's fresh run the next round. */
+export interface AssignmentIdentity {
+  agentVersionId: string;
+  eventId: string;
+  round: number;
+}
+
+/**
+ * The opaque id of an assignment (and of its prediction): `ap_` and the first 128 bits, in hex, of
+ * SHA-256 over the identity. Deterministic, so every instance names the same assignment alike and
+ * creating it twice is a no-op.
+ */
+export function agentPredictionId(identity: AssignmentIdentity): string {
+  const text = `${identity.agentVersionId}\u0000${identity.eventId}\u0000${identity.round}`;
+  return `ap_${bytesToHex(sha256(utf8ToBytes(text))).slice(0, 32)}`;
+}
+
+/** One (miner's latest agent version, event in the assignment pool) pair that should be worked on. */
+export interface AssignmentTarget {
+  minerHotkey: string;
+  minerUid: number;
+  agentVersionId: string;
+  /** When the version was uploaded: a miner's newest version (then greatest id) supersedes the others. */
+  agentUploadedAtMs: number;
+  eventId: string;
+  /** The event's endDate: an ended event's assignments are never claimed. */
+  eventEndsAtMs: number;
+  /** 0 (default): the ordinary run; > 0: a customer's fresh run, claimed before ordinary work. */
+  round?: number;
+}
+
+/** One claim of an assignment by a validator. */
+export interface Lease {
+  validatorHotkey: string;
+  /** New for every claim (a re-claim of an expired lease gets a new one). */
+  token: string;
+  /** On the storage's clock. */
+  leasedAtMs: number;
+  /** On the storage's clock: the lease is live while the storage's now is before it. */
+  expiresAtMs: number;
+  /** `currentOutcomePrices` of the event as handed out with this lease: the prediction's scored prices. */
+  outcomePrices: Record<string, number>;
+}
+
+export interface Assignment extends AssignmentIdentity {
+  agentPredictionId: string;
+  minerHotkey: string;
+  minerUid: number;
+  eventEndsAtMs: number;
+  status: AssignmentStatus;
+  /** The current or last lease (kept after submission: its validator is the submitter); null before any. */
+  lease: Lease | null;
+  /** How many times it was claimed (re-claims of expired leases included). */
+  leaseCount: number;
+}
+
+/** The `prediction` object of a submission, stored as the validator reported it (spec §2). */
+export interface ReportedPrediction {
+  schemaVersion: string;
+  submittedAt: string;
+  predictionType: string;
+  predictedOutcomeId: string;
+  /** Null when the reported value was not a number. */
+  confidence: number | null;
+  outcomeProbabilities: Record<string, number | null>;
+  outcomePricesAtPrediction: Record<string, number | null>;
+  executionMetadata: { predictionIsInvalid: boolean; [key: string]: unknown };
+}
+
+/** The validity of a prediction as checked on receipt (spec §2 `predictionValidation`). */
+export interface PredictionValidation {
+  isValid: boolean;
+  reasons: string[];
+  rawObserved: { prediction: string; confidence: string } | null;
+}
+
+/** The resolution a prediction was scored against. */
+export interface ScoredResolution {
+  resolutionStatus: ResolutionStatus;
+  resolvedOutcomeId: string | null;
+  finalOutcomePrices: Record<string, number> | null;
+}
+
+/** A submitted prediction; its reasoning trace is stored apart under the same id. */
+export interface StoredPrediction extends AssignmentIdentity {
+  agentPredictionId: string;
+  minerHotkey: string;
+  minerUid: number;
+  /** The validator that held the lease and submitted. */
+  validatorHotkey: string;
+  /** The server's receipt time (never the submitter's clock). */
+  predictedAtMs: number;
+  /** The prices of the event snapshot handed out with the lease (never the submitter's). */
+  outcomePricesAtPrediction: Record<string, number>;
+  reported: ReportedPrediction;
+  validation: PredictionValidation;
+  /** Set once, by `markScored`. */
+  scored: { scoredAtMs: number; resolvedAtMs: number; resolution: ScoredResolution } | null;
+}

@@ -1,0 +1,153 @@
+import type {
+  Assignment,
+  AssignmentTarget,
+  Lease,
+  PredictionValidation,
+  ReportedPrediction,
+  ScoredResolution,
+  StoredPrediction,
+} from "./assignment_record.ts";
+import type { EventRecord } from "./event_record.ts";
+
+export interface EnsureOptions {
+  /** Targets written per storage round trip (PostgreSQL) or atomic commit (KV); adapters cap it. */
+  batchSize?: number;
+}
+
+export interface EnsureResult {
+  /** Assignments that did not exist. */
+  created: number;
+  /** Retired assignments named again, available again. */
+  revived: number;
+  /** Unleased assignments of a miner's older agent versions, retired. */
+  superseded: number;
+  /** Targets naming an agent version older than the miner's newest one known: ignored. */
+  stale: number;
+}
+
+/** What `retire` takes out of the queue; each part retires unleased assignments only. */
+export interface RetireScope {
+  /** Events that left the pool (resolved, out of the band). */
+  eventIds?: readonly string[];
+  /** Miners no longer eligible (deregistered, unregistered): no claims until `ensure` names them again. */
+  minerHotkeys?: readonly string[];
+  /** Also every assignment whose event has ended, by the storage's clock. */
+  ended?: boolean;
+}
+
+export interface ClaimOptions {
+  /** Lease length, counted on the storage's clock from the claim. */
+  leaseMs: number;
+  /** The most live leases `validatorHotkey` may hold; the claim is refused at that count. */
+  maxLive: number;
+}
+
+/** A claimed assignment, with the event exactly as it was handed out with the lease. */
+export interface Claimed {
+  kind: "claimed";
+  assignment: Assignment & { lease: Lease };
+  event: EventRecord;
+}
+
+export type ClaimResult =
+  | Claimed
+  /** Nothing claimable now. */
+  | { kind: "none" }
+  /** The validator already holds `maxLive` live leases (the route answers 429). */
+  | { kind: "limit"; live: number };
+
+export interface SubmitOptions {
+  validatorHotkey: string;
+  /** When given, the lease must be this claim (not only held by this validator). */
+  leaseToken?: string;
+  /** How long after the lease's expiry its holder may still submit while nobody re-claimed it. */
+  graceMs: number;
+  /** The server's receipt time, stored as `predictedAt`. */
+  receivedAtMs: number;
+  prediction: ReportedPrediction;
+  validation: PredictionValidation;
+  /** The reasoning trace (a JSON value), stored apart and cross-linked by the id. */
+  trace: unknown;
+}
+
+export interface SubmitReceipt {
+  agentPredictionId: string;
+  /** False when this validator had already submitted it (a retry): nothing was written. */
+  stored: boolean;
+}
+
+export interface MarkScoredOptions {
+  scoredAtMs: number;
+  resolvedAtMs: number;
+  resolution: ScoredResolution;
+}
+
+/** Keyset position in `listScored`: the last row of the previous page. */
+export interface ScoredCursor {
+  resolvedAtMs: number;
+  agentPredictionId: string;
+}
+
+export interface ListScoredOptions {
+  /** The window: only predictions whose event resolved at or after this time. */
+  resolvedSinceMs: number;
+  limit: number;
+  after?: ScoredCursor;
+  /** Only predictions made under these (hotkey, uid) registrations. */
+  miners?: readonly { hotkey: string; uid: number }[];
+}
+
+export interface ListEventOptions {
+  limit: number;
+  /** The last `agentPredictionId` of the previous page. */
+  after?: string;
+}
+
+/**
+ * Port for assignments (the validators' work queue) and the predictions submitted for them.
+ * Assignments are their own aggregate, never fields of the event record. Leases are arbitrated
+ * here, atomically, on the storage's clock (PostgreSQL: the server's `clock_timestamp()`; Deno KV:
+ * the clock of the host the KV file lives on, see docs/runtime.md), so any number of service
+ * instances share one queue. Errors a caller must render are `ServiceError`s: `not_found`,
+ * `lease_not_held`.
+ */
+export interface AssignmentStore {
+  /**
+   * Creates the missing assignments for `targets` (idempotent: the id is a hash of the identity),
+   * revives retired ones named again, refreshes a changed event end or uid, and records each
+   * miner's newest agent version: the unleased assignments of its older versions are retired and
+   * targets naming an older version are ignored. One round trip per batch.
+   */
+  ensure(targets: readonly AssignmentTarget[], options?: EnsureOptions): Promise<EnsureResult>;
+  /** Retires the unleased (available, or lease expired) assignments in `scope`; returns how many. */
+  retire(scope: RetireScope): Promise<number>;
+  /**
+   * Claims at most one assignment for `validatorHotkey` in one atomic step: priority rounds first,
+   * then round-robin across miners (the miner leased longest ago), soonest-ending event first
+   * within a miner. An in_progress assignment whose lease has expired is claimable again, with a
+   * new token. Only assignments of a miner's newest version, eligible miner, and an unresolved,
+   * not ended, stored event are claimed.
+   */
+  claim(validatorHotkey: string, options: ClaimOptions): Promise<ClaimResult>;
+  /**
+   * Stores the prediction and its trace for the assignment, in one atomic step, when the caller
+   * holds its lease (until `expiresAtMs + graceMs` while nobody re-claimed it). A retry by the
+   * validator that submitted returns `stored: false`. Throws `ServiceError` `not_found` (unknown
+   * id) or `lease_not_held` (another validator, a former holder, too late, never leased).
+   */
+  submit(agentPredictionId: string, options: SubmitOptions): Promise<SubmitReceipt>;
+  /** Records the resolution a submitted prediction was scored against; false when already scored. Throws `not_found` without a prediction. */
+  markScored(agentPredictionId: string, options: MarkScoredOptions): Promise<boolean>;
+  get(agentPredictionId: string): Promise<Assignment | null>;
+  getPrediction(agentPredictionId: string): Promise<StoredPrediction | null>;
+  /** The reasoning trace stored with the prediction, as submitted. */
+  getTrace(agentPredictionId: string): Promise<unknown | null>;
+  /** Predictions of one event (for scoring), in `agentPredictionId` order. */
+  listEventPredictions(eventId: string, options: ListEventOptions): Promise<StoredPrediction[]>;
+  /** Scored predictions in the window, newest resolution first, then by `agentPredictionId`. */
+  listScored(options: ListScoredOptions): Promise<StoredPrediction[]>;
+  /** How many live (unexpired, unsubmitted) leases the validator holds now. */
+  countLive(validatorHotkey: string): Promise<number>;
+  /** The highest round of the event's assignments, or null when it has none (a fresh run takes the next). */
+  latestRound(eventId: string): Promise<number | null>;
+}

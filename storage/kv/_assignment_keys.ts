@@ -1,0 +1,160 @@
+import type { Assignment, StoredPrediction } from "../assignment_record.ts";
+import { commitAtomic } from "./_atomic_retry.ts";
+
+/**
+ * A miner's record: its newest agent version, eligibility, and its turn in the round-robin (the
+ * lease sequence number of its last claim, 0 = never). Stored at `minerKey` and, as a copy, at
+ * `turnKey(lastLeasedSeq, hotkey)`, the index claims walk in turn order; both change together.
+ */
+export interface MinerEntry {
+  hotkey: string;
+  agentVersionId: string;
+  agentUploadedAtMs: number;
+  eligible: boolean;
+  lastLeasedSeq: number;
+}
+
+/** An assignment that is available or in progress, in its miner's queue (and the priority index). */
+export interface QueueEntry {
+  agentPredictionId: string;
+  minerHotkey: string;
+  agentVersionId: string;
+  eventId: string;
+  round: number;
+  /** 0 when available; the lease's expiry when in progress. */
+  claimableAtMs: number;
+}
+
+export const SEQ_KEY: Deno.KvKey = ["asg_seq"];
+
+export function assignmentKey(id: string): Deno.KvKey {
+  return ["asg", id];
+}
+
+/** A miner's queue, soonest-ending event first. */
+export function queueKey(hotkey: string, endsAtMs: number, id: string): Deno.KvKey {
+  return ["asg_queue", hotkey, endsAtMs, id];
+}
+
+/** Queued assignments of fresh runs (round > 0), soonest-ending first. */
+export function priorityKey(endsAtMs: number, id: string): Deno.KvKey {
+  return ["asg_priority", endsAtMs, id];
+}
+
+export function minerKey(hotkey: string): Deno.KvKey {
+  return ["asg_miner", hotkey];
+}
+
+export function turnKey(seq: number, hotkey: string): Deno.KvKey {
+  return ["asg_turn", seq, hotkey];
+}
+
+/** A validator's leases (value: the lease's expiry); live ones count against its limit. */
+export function heldKey(validator: string, id: string): Deno.KvKey {
+  return ["asg_held", validator, id];
+}
+
+/** Bumped by every claim of a validator: its claims check it, so they commit one at a time. */
+export function gateKey(validator: string): Deno.KvKey {
+  return ["asg_gate", validator];
+}
+
+export function byEventKey(eventId: string, round: number, id: string): Deno.KvKey {
+  return ["asg_event", eventId, round, id];
+}
+
+export function predictionKey(id: string): Deno.KvKey {
+  return ["pred", id];
+}
+
+/** A copy of the prediction, by event (for scoring). */
+export function eventPredictionKey(eventId: string, id: string): Deno.KvKey {
+  return ["pred_event", eventId, id];
+}
+
+/** A copy of a scored prediction, newest resolution first (negated), then by id. */
+export function scoredKey(resolvedAtMs: number, id: string): Deno.KvKey {
+  return ["pred_scored", -resolvedAtMs, id];
+}
+
+export function traceChunkKey(id: string, index: number): Deno.KvKey {
+  return ["pred_trace", id, index];
+}
+
+/** True while a claim may take it now or once its lease expires. */
+export function isQueued(assignment: Assignment): boolean {
+  return assignment.status === "available" || assignment.status === "in_progress";
+}
+
+/** Available, or in progress with a lease that has expired by `nowMs`. */
+export function isClaimable(assignment: Assignment, nowMs: number): boolean {
+  if (assignment.status === "available") return true;
+  return assignment.status === "in_progress" && (assignment.lease?.expiresAtMs ?? 0) <= nowMs;
+}
+
+function queueEntry(assignment: Assignment): QueueEntry {
+  return {
+    agentPredictionId: assignment.agentPredictionId,
+    minerHotkey: assignment.minerHotkey,
+    agentVersionId: assignment.agentVersionId,
+    eventId: assignment.eventId,
+    round: assignment.round,
+    claimableAtMs: assignment.status === "in_progress" ? assignment.lease?.expiresAtMs ?? 0 : 0,
+  };
+}
+
+/** Adds to `op` the writes of an assignment's change from `before` (null: new) to `after`, indexes included. */
+export function writeAssignment(
+  op: Deno.AtomicOperation,
+  before: Assignment | null,
+  after: Assignment,
+): void {
+  const id = after.agentPredictionId;
+  if (before && isQueued(before)) {
+    op.delete(queueKey(before.minerHotkey, before.eventEndsAtMs, id));
+    if (before.round > 0) op.delete(priorityKey(before.eventEndsAtMs, id));
+  }
+  if (isQueued(after)) {
+    const entry = queueEntry(after);
+    op.set(queueKey(after.minerHotkey, after.eventEndsAtMs, id), entry);
+    if (after.round > 0) op.set(priorityKey(after.eventEndsAtMs, id), entry);
+  }
+  if (!before) op.set(byEventKey(after.eventId, after.round, id), null);
+  op.set(assignmentKey(id), after);
+}
+
+/** Adds to `op` the writes of a miner record (both copies); `previousSeq` is the turn it leaves. */
+export function writeMiner(op: Deno.AtomicOperation, miner: MinerEntry, previousSeq: number | null): void {
+  if (previousSeq !== null && previousSeq !== miner.lastLeasedSeq) {
+    op.delete(turnKey(previousSeq, miner.hotkey));
+  }
+  op.set(minerKey(miner.hotkey), miner).set(turnKey(miner.lastLeasedSeq, miner.hotkey), miner);
+}
+
+/** Adds to `op` the writes of a prediction (and its by-event copy, and its scored copy once scored). */
+export function writePrediction(op: Deno.AtomicOperation, prediction: StoredPrediction): void {
+  const id = prediction.agentPredictionId;
+  op.set(predictionKey(id), prediction).set(eventPredictionKey(prediction.eventId, id), prediction);
+  if (prediction.scored) op.set(scoredKey(prediction.scored.resolvedAtMs, id), prediction);
+}
+
+/** Reads up to 10 keys per call (the KV limit), in order. */
+export async function getAll<T>(kv: Deno.Kv, keys: readonly Deno.KvKey[]): Promise<Deno.KvEntryMaybe<T>[]> {
+  const out: Deno.KvEntryMaybe<T>[] = [];
+  for (let start = 0; start < keys.length; start += 10) {
+    out.push(...await kv.getMany<T[]>(keys.slice(start, start + 10)));
+  }
+  return out;
+}
+
+/** Commits the checks and writes `apply` adds, rebuilt for each attempt of `commitAtomic`. */
+export function commitWrites(
+  kv: Deno.Kv,
+  apply: (op: Deno.AtomicOperation) => void,
+): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
+  return commitAtomic(() => {
+    const op = kv.atomic();
+    apply(op);
+    return op;
+  });
+}

@@ -1,0 +1,139 @@
+import { ServiceError } from "../../actors/kernel/mod.ts";
+import type { Assignment, StoredPrediction } from "../assignment_record.ts";
+import type { MarkScoredOptions, SubmitOptions, SubmitReceipt } from "../assignment_store.ts";
+import {
+  assignmentKey,
+  commitWrites,
+  heldKey,
+  predictionKey,
+  traceChunkKey,
+  writeAssignment,
+  writePrediction,
+} from "./_assignment_keys.ts";
+
+/** Bytes of trace JSON per KV value (the limit is 64 KiB). */
+const TRACE_CHUNK_BYTES = 60_000;
+/** Largest trace KV stores: one commit carries at most 800 KiB, the prediction included. */
+export const MAX_KV_TRACE_BYTES = 640 * 1024;
+/** Re-reads after a lost commit (each means another write to the assignment committed). */
+const MAX_ATTEMPTS = 50;
+
+function notFound(id: string): ServiceError {
+  return new ServiceError("not_found", `No assignment ${id}`);
+}
+
+function notHeld(id: string): ServiceError {
+  return new ServiceError("lease_not_held", `The lease of ${id} is not held by this validator`);
+}
+
+/** The trace's JSON in UTF-8 chunks of at most TRACE_CHUNK_BYTES. */
+function traceChunks(trace: unknown): Uint8Array[] {
+  const bytes = new TextEncoder().encode(JSON.stringify(trace ?? null));
+  if (bytes.length > MAX_KV_TRACE_BYTES) {
+    throw new ServiceError("payload_too_large", `Reasoning trace is larger than ${MAX_KV_TRACE_BYTES} bytes`);
+  }
+  const chunks: Uint8Array[] = [];
+  for (let at = 0; at < bytes.length; at += TRACE_CHUNK_BYTES) {
+    chunks.push(bytes.slice(at, at + TRACE_CHUNK_BYTES));
+  }
+  return chunks;
+}
+
+export async function readTrace(kv: Deno.Kv, id: string): Promise<unknown | null> {
+  const parts: Uint8Array[] = [];
+  for await (const entry of kv.list<Uint8Array>({ prefix: ["pred_trace", id] })) parts.push(entry.value);
+  if (parts.length === 0) return null;
+  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return JSON.parse(new TextDecoder().decode(bytes));
+}
+
+/** Whether `validator` may store a prediction for the assignment now: its receipt if already done. */
+function admit(assignment: Assignment, options: SubmitOptions, nowMs: number): SubmitReceipt | "store" {
+  const id = assignment.agentPredictionId;
+  const lease = assignment.lease;
+  const holder = lease?.validatorHotkey === options.validatorHotkey;
+  if (assignment.status === "submitted" || assignment.status === "scored") {
+    if (holder) return { agentPredictionId: id, stored: false };
+    throw notHeld(id);
+  }
+  if (assignment.status !== "in_progress" || !lease || !holder) throw notHeld(id);
+  if (options.leaseToken !== undefined && options.leaseToken !== lease.token) throw notHeld(id);
+  if (nowMs > lease.expiresAtMs + options.graceMs) throw notHeld(id);
+  return "store";
+}
+
+function predictionOf(assignment: Assignment, options: SubmitOptions): StoredPrediction {
+  return {
+    agentPredictionId: assignment.agentPredictionId,
+    eventId: assignment.eventId,
+    agentVersionId: assignment.agentVersionId,
+    round: assignment.round,
+    minerHotkey: assignment.minerHotkey,
+    minerUid: assignment.minerUid,
+    validatorHotkey: options.validatorHotkey,
+    predictedAtMs: options.receivedAtMs,
+    outcomePricesAtPrediction: assignment.lease?.outcomePrices ?? {},
+    reported: options.prediction,
+    validation: options.validation,
+    scored: null,
+  };
+}
+
+/**
+ * Checks the lease and commits the assignment's move to submitted, the prediction and the trace
+ * chunks in one atomic operation, checked against the assignment entry as read: of racing
+ * submissions exactly one commits; the others read again and find it submitted.
+ */
+export async function submitPrediction(
+  kv: Deno.Kv,
+  id: string,
+  options: SubmitOptions & { now: () => number },
+): Promise<SubmitReceipt> {
+  const chunks = traceChunks(options.trace);
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const entry = await kv.get<Assignment>(assignmentKey(id));
+    if (!entry.value) throw notFound(id);
+    const assignment = entry.value;
+    const admitted = admit(assignment, options, options.now());
+    if (admitted !== "store") return admitted;
+    const prediction = predictionOf(assignment, options);
+    const commit = await commitWrites(kv, (op) => {
+      op.check(entry);
+      writeAssignment(op, assignment, { ...assignment, status: "submitted" });
+      op.delete(heldKey(options.validatorHotkey, id));
+      writePrediction(op, prediction);
+      chunks.forEach((chunk, index) => op.set(traceChunkKey(id, index), chunk));
+    });
+    if (commit.ok) return { agentPredictionId: id, stored: true };
+  }
+  throw new ServiceError("conflict", `Cannot submit ${id}: the assignment is too contended`);
+}
+
+export async function markPredictionScored(
+  kv: Deno.Kv,
+  id: string,
+  options: MarkScoredOptions,
+): Promise<boolean> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const [assignment, prediction] = await kv.getMany<[Assignment, StoredPrediction]>([
+      assignmentKey(id),
+      predictionKey(id),
+    ]);
+    if (!assignment.value || !prediction.value) throw new ServiceError("not_found", `No prediction ${id}`);
+    if (prediction.value.scored || assignment.value.status !== "submitted") return false;
+    const before = assignment.value;
+    const scored: StoredPrediction = { ...prediction.value, scored: { ...options } };
+    const commit = await commitWrites(kv, (op) => {
+      op.check(assignment, prediction);
+      writeAssignment(op, before, { ...before, status: "scored" });
+      writePrediction(op, scored);
+    });
+    if (commit.ok) return true;
+  }
+  throw new ServiceError("conflict", `Cannot mark ${id} scored: the assignment is too contended`);
+}

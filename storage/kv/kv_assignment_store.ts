@@ -1,0 +1,134 @@
+import { ServiceError } from "../../actors/kernel/mod.ts";
+import type { Assignment, AssignmentTarget, StoredPrediction } from "../assignment_record.ts";
+import type {
+  AssignmentStore,
+  ClaimOptions,
+  ClaimResult,
+  EnsureOptions,
+  EnsureResult,
+  ListEventOptions,
+  ListScoredOptions,
+  MarkScoredOptions,
+  RetireScope,
+  SubmitOptions,
+  SubmitReceipt,
+} from "../assignment_store.ts";
+import { assignmentKey, predictionKey } from "./_assignment_keys.ts";
+import { tryClaim } from "./_kv_assignment_claim.ts";
+import { ensureAssignments, retireAssignments } from "./_kv_assignment_queue.ts";
+import { markPredictionScored, readTrace, submitPrediction } from "./_kv_prediction_writes.ts";
+
+/** Claim attempts whose commit lost a race (to another handle) before giving up. */
+const MAX_CLAIM_ATTEMPTS = 200;
+
+export interface KvAssignmentStoreOptions {
+  /** The storage's clock: the host's wall clock, as for job leases (docs/runtime.md). */
+  now?: () => number;
+}
+
+/**
+ * Assignments and predictions in Deno KV (key layout in `_assignment_keys.ts`). A claim reads the
+ * queue and commits the lease checked against the assignment, the miner's turn and the
+ * validator's gate entries (a versionstamp-checked claim); a lost check means another claim came
+ * first, and the claim reads again. Claims through one handle run one at a time (they would all
+ * race for the same first miner and all but one lose); handles of other instances race on the checks.
+ */
+export class KvAssignmentStore implements AssignmentStore {
+  readonly #kv: Deno.Kv;
+  readonly #now: () => number;
+  #claims: Promise<unknown> = Promise.resolve();
+
+  constructor(kv: Deno.Kv, options: KvAssignmentStoreOptions = {}) {
+    this.#kv = kv;
+    this.#now = options.now ?? (() => Date.now());
+  }
+
+  ensure(targets: readonly AssignmentTarget[], options: EnsureOptions = {}): Promise<EnsureResult> {
+    return ensureAssignments(this.#kv, targets, { batchSize: options.batchSize, now: this.#now });
+  }
+
+  retire(scope: RetireScope): Promise<number> {
+    return retireAssignments(this.#kv, scope, this.#now);
+  }
+
+  claim(validatorHotkey: string, options: ClaimOptions): Promise<ClaimResult> {
+    const run = this.#claims.then(() => this.#claim(validatorHotkey, options));
+    this.#claims = run.catch(() => {});
+    return run;
+  }
+
+  async #claim(validatorHotkey: string, options: ClaimOptions): Promise<ClaimResult> {
+    for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
+      const token = crypto.randomUUID();
+      const result = await tryClaim(this.#kv, validatorHotkey, { ...options, nowMs: this.#now(), token });
+      if (result) return result;
+    }
+    throw new ServiceError("conflict", "Cannot claim an assignment: the queue is too contended");
+  }
+
+  submit(agentPredictionId: string, options: SubmitOptions): Promise<SubmitReceipt> {
+    return submitPrediction(this.#kv, agentPredictionId, { ...options, now: this.#now });
+  }
+
+  markScored(agentPredictionId: string, options: MarkScoredOptions): Promise<boolean> {
+    return markPredictionScored(this.#kv, agentPredictionId, options);
+  }
+
+  async get(agentPredictionId: string): Promise<Assignment | null> {
+    return (await this.#kv.get<Assignment>(assignmentKey(agentPredictionId))).value;
+  }
+
+  async getPrediction(agentPredictionId: string): Promise<StoredPrediction | null> {
+    return (await this.#kv.get<StoredPrediction>(predictionKey(agentPredictionId))).value;
+  }
+
+  getTrace(agentPredictionId: string): Promise<unknown | null> {
+    return readTrace(this.#kv, agentPredictionId);
+  }
+
+  async listEventPredictions(
+    eventId: string,
+    { limit, after }: ListEventOptions,
+  ): Promise<StoredPrediction[]> {
+    const prefix = ["pred_event", eventId];
+    const selector = after === undefined ? { prefix } : { prefix, start: [...prefix, `${after}\u0000`] };
+    const out: StoredPrediction[] = [];
+    for await (const entry of this.#kv.list<StoredPrediction>(selector, { limit })) out.push(entry.value);
+    return out;
+  }
+
+  async listScored(options: ListScoredOptions): Promise<StoredPrediction[]> {
+    const { after, miners, limit } = options;
+    const prefix = ["pred_scored"];
+    const selector = after
+      ? { prefix, start: [...prefix, -after.resolvedAtMs, `${after.agentPredictionId}\u0000`] }
+      : { prefix };
+    const wanted = miners ? new Set(miners.map((miner) => `${miner.uid}:${miner.hotkey}`)) : null;
+    const out: StoredPrediction[] = [];
+    for await (const entry of this.#kv.list<StoredPrediction>(selector, { batchSize: 200 })) {
+      const prediction = entry.value;
+      if (prediction.scored!.resolvedAtMs < options.resolvedSinceMs || out.length >= limit) break;
+      if (wanted && !wanted.has(`${prediction.minerUid}:${prediction.minerHotkey}`)) continue;
+      out.push(prediction);
+    }
+    return out;
+  }
+
+  async countLive(validatorHotkey: string): Promise<number> {
+    const nowMs = this.#now();
+    let live = 0;
+    for await (const entry of this.#kv.list<number>({ prefix: ["asg_held", validatorHotkey] })) {
+      if (entry.value > nowMs) live++;
+    }
+    return live;
+  }
+
+  async latestRound(eventId: string): Promise<number | null> {
+    for await (
+      const entry of this.#kv.list({ prefix: ["asg_event", eventId] }, { reverse: true, limit: 1 })
+    ) {
+      return entry.key[2] as number;
+    }
+    return null;
+  }
+}

@@ -1,0 +1,123 @@
+import type { Sql } from "postgres";
+import { agentPredictionId, type AssignmentTarget } from "../assignment_record.ts";
+import type { EnsureResult, RetireScope } from "../assignment_store.ts";
+
+/** Targets per round trip, by default and at most (every batch's arrays travel five times). */
+const DEFAULT_BATCH = 500;
+const MAX_BATCH = 5_000;
+
+/** A batch of targets as column arrays, for `unnest`. */
+interface Columns {
+  ids: string[];
+  versions: string[];
+  eventIds: string[];
+  rounds: number[];
+  hotkeys: string[];
+  uids: number[];
+  endsAt: number[];
+  uploadedAt: number[];
+}
+
+function columns(batch: readonly AssignmentTarget[]): Columns {
+  const out: Columns = {
+    ids: [],
+    versions: [],
+    eventIds: [],
+    rounds: [],
+    hotkeys: [],
+    uids: [],
+    endsAt: [],
+    uploadedAt: [],
+  };
+  for (const target of batch) {
+    const round = target.round ?? 0;
+    out.ids.push(agentPredictionId({ ...target, round }));
+    out.versions.push(target.agentVersionId);
+    out.eventIds.push(target.eventId);
+    out.rounds.push(round);
+    out.hotkeys.push(target.minerHotkey);
+    out.uids.push(target.minerUid);
+    out.endsAt.push(target.eventEndsAtMs);
+    out.uploadedAt.push(target.agentUploadedAtMs);
+  }
+  return out;
+}
+
+/**
+ * One batch in one pipelined transaction (one round trip): record each miner's newest version,
+ * retire the unleased assignments of its older versions, insert what is missing, revive retired
+ * assignments and refresh a changed uid or event end, and count targets of an older version.
+ */
+async function ensureBatch(sql: Sql, batch: readonly AssignmentTarget[]): Promise<EnsureResult> {
+  const c = columns(batch);
+  const input = sql`unnest(${c.ids}::text[], ${c.versions}::text[], ${c.eventIds}::text[],
+    ${c.rounds}::int[], ${c.hotkeys}::text[], ${c.uids}::int[], ${c.endsAt}::bigint[])
+    AS t(id, version, event_id, round, hotkey, uid, ends_at)`;
+  const [, superseded, created, updated, stale] = await sql.begin((tx) => [
+    tx`INSERT INTO assignment_miners (miner_hotkey, agent_version_id, agent_uploaded_at_ms, eligible)
+      SELECT DISTINCT ON (h.hotkey) h.hotkey, h.version, h.uploaded_at, true
+      FROM unnest(${c.hotkeys}::text[], ${c.versions}::text[], ${c.uploadedAt}::bigint[])
+        AS h(hotkey, version, uploaded_at)
+      ORDER BY h.hotkey, h.uploaded_at DESC, h.version DESC
+      ON CONFLICT (miner_hotkey) DO UPDATE SET agent_version_id = EXCLUDED.agent_version_id,
+        agent_uploaded_at_ms = EXCLUDED.agent_uploaded_at_ms, eligible = true
+      WHERE (EXCLUDED.agent_uploaded_at_ms, EXCLUDED.agent_version_id)
+        >= (assignment_miners.agent_uploaded_at_ms, assignment_miners.agent_version_id)`,
+    tx`UPDATE assignments a SET status = 'retired', claimable_at_ms = NULL FROM assignment_miners m
+      WHERE m.miner_hotkey = ANY(${c.hotkeys}::text[]) AND a.miner_hotkey = m.miner_hotkey
+        AND a.agent_version_id <> m.agent_version_id AND a.claimable_at_ms <= storage_now_ms()`,
+    tx`INSERT INTO assignments (id, agent_version_id, event_id, round, miner_hotkey, miner_uid,
+        event_ends_at_ms, status, claimable_at_ms, created_at_ms)
+      SELECT t.id, t.version, t.event_id, t.round, t.hotkey, t.uid, t.ends_at, 'available', 0, storage_now_ms()
+      FROM ${input} JOIN assignment_miners m ON m.miner_hotkey = t.hotkey AND m.agent_version_id = t.version
+      ON CONFLICT (id) DO NOTHING`,
+    tx<{ was_retired: boolean }[]>`UPDATE assignments a SET
+        status = CASE WHEN old.status = 'retired' THEN 'available' ELSE old.status END,
+        claimable_at_ms = CASE WHEN old.status = 'retired' THEN 0 ELSE old.claimable_at_ms END,
+        miner_uid = t.uid, event_ends_at_ms = t.ends_at
+      FROM ${input} JOIN assignment_miners m ON m.miner_hotkey = t.hotkey AND m.agent_version_id = t.version
+        JOIN assignments old ON old.id = t.id
+      WHERE a.id = t.id AND (old.status = 'retired' OR old.miner_uid <> t.uid OR old.event_ends_at_ms <> t.ends_at)
+      RETURNING old.status = 'retired' AS was_retired`,
+    tx<{ n: number }[]>`SELECT count(*)::int AS n FROM ${input}
+      JOIN assignment_miners m ON m.miner_hotkey = t.hotkey AND m.agent_version_id <> t.version`,
+  ]);
+  return {
+    created: created.count,
+    revived: updated.filter((row) => row.was_retired).length,
+    superseded: superseded.count,
+    stale: stale[0]?.n ?? 0,
+  };
+}
+
+export async function ensureAssignments(
+  sql: Sql,
+  targets: readonly AssignmentTarget[],
+  batchSize = DEFAULT_BATCH,
+): Promise<EnsureResult> {
+  const size = Math.max(1, Math.min(MAX_BATCH, Math.floor(batchSize)));
+  const total: EnsureResult = { created: 0, revived: 0, superseded: 0, stale: 0 };
+  for (let start = 0; start < targets.length; start += size) {
+    const result = await ensureBatch(sql, targets.slice(start, start + size));
+    total.created += result.created;
+    total.revived += result.revived;
+    total.superseded += result.superseded;
+    total.stale += result.stale;
+  }
+  return total;
+}
+
+/** Retires the unleased assignments of `scope`: available ones and those whose lease has expired. */
+export async function retireAssignments(sql: Sql, scope: RetireScope): Promise<number> {
+  const eventIds = [...(scope.eventIds ?? [])];
+  const hotkeys = [...(scope.minerHotkeys ?? [])];
+  const ended = scope.ended ?? false;
+  if (eventIds.length === 0 && hotkeys.length === 0 && !ended) return 0;
+  const [, retired] = await sql.begin((tx) => [
+    tx`UPDATE assignment_miners SET eligible = false WHERE miner_hotkey = ANY(${hotkeys}::text[])`,
+    tx`UPDATE assignments SET status = 'retired', claimable_at_ms = NULL
+      WHERE claimable_at_ms <= storage_now_ms() AND (event_id = ANY(${eventIds}::text[])
+        OR miner_hotkey = ANY(${hotkeys}::text[]) OR (${ended} AND event_ends_at_ms <= storage_now_ms()))`,
+  ]);
+  return retired.count;
+}

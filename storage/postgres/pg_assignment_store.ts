@@ -1,0 +1,200 @@
+import type { Sql } from "postgres";
+import { ServiceError } from "../../actors/kernel/mod.ts";
+import type { Assignment, AssignmentTarget, Lease, StoredPrediction } from "../assignment_record.ts";
+import type {
+  AssignmentStore,
+  ClaimOptions,
+  ClaimResult,
+  EnsureOptions,
+  EnsureResult,
+  ListEventOptions,
+  ListScoredOptions,
+  MarkScoredOptions,
+  RetireScope,
+  SubmitOptions,
+  SubmitReceipt,
+} from "../assignment_store.ts";
+import type { EventRecord } from "../event_record.ts";
+import {
+  ASSIGNMENT_COLUMNS,
+  type AssignmentRow,
+  jsonParam,
+  type PredictionRow,
+  toAssignment,
+  toPrediction,
+} from "./_pg_assignment_rows.ts";
+import { ensureAssignments, retireAssignments } from "./_pg_assignment_queue.ts";
+
+type ClaimReply =
+  | { outcome: "claimed"; assignment: AssignmentRow; event: EventRecord }
+  | { outcome: "none" }
+  | { outcome: "limit"; live: number };
+
+/** What the submit statement saw of the assignment, and whether it stored the prediction. */
+interface SubmitRow {
+  status: Assignment["status"];
+  lease_holder: string | null;
+  stored: boolean;
+}
+
+/**
+ * Assignments and predictions in PostgreSQL. A claim is one call of `claim_assignment` (migration
+ * 007: `UPDATE … WHERE id = (SELECT … FOR UPDATE SKIP LOCKED LIMIT 1)` inside one transaction, on
+ * the server's clock); a submission is one statement that locks the assignment row, stores the
+ * prediction and its trace only when the caller holds the lease, and reports what it saw.
+ */
+export class PgAssignmentStore implements AssignmentStore {
+  readonly #sql: Sql;
+
+  constructor(sql: Sql) {
+    this.#sql = sql;
+  }
+
+  ensure(targets: readonly AssignmentTarget[], options: EnsureOptions = {}): Promise<EnsureResult> {
+    return ensureAssignments(this.#sql, targets, options.batchSize);
+  }
+
+  retire(scope: RetireScope): Promise<number> {
+    return retireAssignments(this.#sql, scope);
+  }
+
+  async claim(validatorHotkey: string, { leaseMs, maxLive }: ClaimOptions): Promise<ClaimResult> {
+    const [row] = await this.#sql<{ reply: ClaimReply }[]>`
+      SELECT claim_assignment(${validatorHotkey}, ${Math.ceil(leaseMs)}::BIGINT, ${maxLive}::INT) AS reply`;
+    const reply = row!.reply;
+    if (reply.outcome === "none") return { kind: "none" };
+    if (reply.outcome === "limit") return { kind: "limit", live: reply.live };
+    const assignment = toAssignment(reply.assignment);
+    return {
+      kind: "claimed",
+      assignment: { ...assignment, lease: assignment.lease as Lease },
+      event: reply.event,
+    };
+  }
+
+  async submit(agentPredictionId: string, options: SubmitOptions): Promise<SubmitReceipt> {
+    const row = await this.#submitStatement(agentPredictionId, options);
+    if (!row) throw new ServiceError("not_found", `No assignment ${agentPredictionId}`);
+    if (row.stored) return { agentPredictionId, stored: true };
+    const done = row.status === "submitted" || row.status === "scored";
+    if (done && row.lease_holder === options.validatorHotkey) return { agentPredictionId, stored: false };
+    throw new ServiceError(
+      "lease_not_held",
+      `The lease of ${agentPredictionId} is not held by this validator`,
+    );
+  }
+
+  /**
+   * Locks the row (a concurrent retry waits, then sees the submitted row), marks it submitted when
+   * the caller holds the lease within its grace, and inserts the prediction and trace from that
+   * update's result: all or nothing, and never twice (the update matches only an in_progress row).
+   */
+  async #submitStatement(id: string, options: SubmitOptions): Promise<SubmitRow | undefined> {
+    const sql = this.#sql;
+    const { validatorHotkey, graceMs } = options;
+    const [row] = await sql<SubmitRow[]>`
+      WITH target AS (
+        SELECT id, status, lease_holder, lease_token, lease_expires_at_ms FROM assignments
+        WHERE id = ${id} FOR UPDATE
+      ), accepted AS (
+        UPDATE assignments a SET status = 'submitted', claimable_at_ms = NULL FROM target t
+        WHERE a.id = t.id AND t.status = 'in_progress' AND t.lease_holder = ${validatorHotkey}
+          AND (${options.leaseToken ?? null}::TEXT IS NULL OR t.lease_token = ${options.leaseToken ?? null})
+          AND storage_now_ms() <= t.lease_expires_at_ms + ${Math.floor(graceMs)}::BIGINT
+        RETURNING a.*
+      ), stored AS (
+        INSERT INTO predictions (agent_prediction_id, event_id, agent_version_id, round, miner_hotkey,
+          miner_uid, validator_hotkey, predicted_at_ms, outcome_prices_at_prediction, reported, validation)
+        SELECT id, event_id, agent_version_id, round, miner_hotkey, miner_uid, lease_holder,
+          ${options.receivedAtMs}, COALESCE(lease_prices, '{}'::JSONB),
+          ${jsonParam(sql, options.prediction)}, ${jsonParam(sql, options.validation)}
+        FROM accepted
+        RETURNING agent_prediction_id
+      ), traced AS (
+        INSERT INTO prediction_traces (agent_prediction_id, trace)
+        SELECT agent_prediction_id, ${jsonParam(sql, options.trace ?? null)} FROM stored
+      )
+      SELECT t.status, t.lease_holder, EXISTS (SELECT 1 FROM stored) AS stored FROM target t`;
+    return row;
+  }
+
+  async markScored(agentPredictionId: string, options: MarkScoredOptions): Promise<boolean> {
+    const [row] = await this.#sql<{ marked: boolean; known: boolean }[]>`
+      WITH scored AS (
+        UPDATE assignments SET status = 'scored' WHERE id = ${agentPredictionId} AND status = 'submitted'
+        RETURNING id
+      ), marked AS (
+        UPDATE predictions SET scored_at_ms = ${options.scoredAtMs}, resolved_at_ms = ${options.resolvedAtMs},
+          resolution = ${jsonParam(this.#sql, options.resolution)}
+        WHERE agent_prediction_id IN (SELECT id FROM scored) AND scored_at_ms IS NULL
+        RETURNING agent_prediction_id
+      )
+      SELECT EXISTS (SELECT 1 FROM marked) AS marked,
+        EXISTS (SELECT 1 FROM predictions WHERE agent_prediction_id = ${agentPredictionId}) AS known`;
+    if (!row?.known) throw new ServiceError("not_found", `No prediction ${agentPredictionId}`);
+    return row.marked;
+  }
+
+  async get(agentPredictionId: string): Promise<Assignment | null> {
+    const [row] = await this.#sql<AssignmentRow[]>`
+      SELECT ${this.#sql(ASSIGNMENT_COLUMNS)} FROM assignments WHERE id = ${agentPredictionId}`;
+    return row ? toAssignment(row) : null;
+  }
+
+  async getPrediction(agentPredictionId: string): Promise<StoredPrediction | null> {
+    const [row] = await this.#sql<PredictionRow[]>`
+      SELECT * FROM predictions WHERE agent_prediction_id = ${agentPredictionId}`;
+    return row ? toPrediction(row) : null;
+  }
+
+  async getTrace(agentPredictionId: string): Promise<unknown | null> {
+    const [row] = await this.#sql<{ trace: unknown }[]>`
+      SELECT trace FROM prediction_traces WHERE agent_prediction_id = ${agentPredictionId}`;
+    return row ? row.trace : null;
+  }
+
+  async listEventPredictions(
+    eventId: string,
+    { limit, after }: ListEventOptions,
+  ): Promise<StoredPrediction[]> {
+    const rows = await this.#sql<PredictionRow[]>`
+      SELECT * FROM predictions WHERE event_id = ${eventId} AND agent_prediction_id > ${after ?? ""}
+      ORDER BY agent_prediction_id LIMIT ${limit}`;
+    return rows.map(toPrediction);
+  }
+
+  async listScored(options: ListScoredOptions): Promise<StoredPrediction[]> {
+    const sql = this.#sql;
+    const { after, miners } = options;
+    const rows = await sql<PredictionRow[]>`
+      SELECT * FROM predictions
+      WHERE scored_at_ms IS NOT NULL AND resolved_at_ms >= ${options.resolvedSinceMs}
+        ${
+      after
+        ? sql`AND (resolved_at_ms < ${after.resolvedAtMs}
+            OR (resolved_at_ms = ${after.resolvedAtMs} AND agent_prediction_id > ${after.agentPredictionId}))`
+        : sql``
+    }
+        ${
+      miners
+        ? sql`AND (miner_hotkey, miner_uid) IN (SELECT * FROM unnest(
+            ${miners.map((miner) => miner.hotkey)}::text[], ${miners.map((miner) => miner.uid)}::int[]))`
+        : sql``
+    }
+      ORDER BY resolved_at_ms DESC, agent_prediction_id LIMIT ${options.limit}`;
+    return rows.map(toPrediction);
+  }
+
+  async countLive(validatorHotkey: string): Promise<number> {
+    const [row] = await this.#sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM assignments WHERE lease_holder = ${validatorHotkey}
+        AND status = 'in_progress' AND lease_expires_at_ms > storage_now_ms()`;
+    return row?.n ?? 0;
+  }
+
+  async latestRound(eventId: string): Promise<number | null> {
+    const [row] = await this.#sql<{ round: number | null }[]>`
+      SELECT max(round) AS round FROM assignments WHERE event_id = ${eventId}`;
+    return row?.round ?? null;
+  }
+}
