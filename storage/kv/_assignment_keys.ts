@@ -2,41 +2,45 @@ import type { Assignment, StoredPrediction } from "../assignment_record.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
 
 /**
- * A miner's record: its newest agent version, eligibility, and its turn in the round-robin (the
- * lease sequence number of its last claim, 0 = never). Stored at `minerKey` and, as a copy, at
- * `turnKey(lastLeasedSeq, hotkey)`, the index claims walk in turn order; both change together.
+ * A miner's record: its newest agent version, eligibility, and how many leases it has had (the
+ * round-robin serves the fewest first). Stored at `minerKey` and, as a copy, at
+ * `turnKey(leasedCount, hotkey)`, the index claims walk in turn order; both change together.
  */
 export interface MinerEntry {
   hotkey: string;
   agentVersionId: string;
   agentUploadedAtMs: number;
   eligible: boolean;
-  lastLeasedSeq: number;
+  leasedCount: number;
 }
 
-/** An assignment that is available or in progress, in its miner's queue (and the priority index). */
+/** An assignment that is available or in progress, in the queue indexes. */
 export interface QueueEntry {
   agentPredictionId: string;
   minerHotkey: string;
   agentVersionId: string;
   eventId: string;
   round: number;
+  eventEndsAtMs: number;
   /** 0 when available; the lease's expiry when in progress. */
   claimableAtMs: number;
 }
-
-export const SEQ_KEY: Deno.KvKey = ["asg_seq"];
 
 export function assignmentKey(id: string): Deno.KvKey {
   return ["asg", id];
 }
 
-/** A miner's queue, soonest-ending event first. */
-export function queueKey(hotkey: string, endsAtMs: number, id: string): Deno.KvKey {
-  return ["asg_queue", hotkey, endsAtMs, id];
+/** A miner's available assignments, soonest-ending event first. */
+export function availableKey(hotkey: string, endsAtMs: number, id: string): Deno.KvKey {
+  return ["asg_available", hotkey, endsAtMs, id];
 }
 
-/** Queued assignments of fresh runs (round > 0), soonest-ending first. */
+/** A miner's in-progress assignments by lease expiry (expired ones are claimable again). */
+export function leasedKey(hotkey: string, expiresAtMs: number, id: string): Deno.KvKey {
+  return ["asg_leased", hotkey, expiresAtMs, id];
+}
+
+/** Fresh runs (round > 0) in the queue, soonest-ending first. */
 export function priorityKey(endsAtMs: number, id: string): Deno.KvKey {
   return ["asg_priority", endsAtMs, id];
 }
@@ -45,11 +49,10 @@ export function minerKey(hotkey: string): Deno.KvKey {
   return ["asg_miner", hotkey];
 }
 
-export function turnKey(seq: number, hotkey: string): Deno.KvKey {
-  return ["asg_turn", seq, hotkey];
+export function turnKey(leasedCount: number, hotkey: string): Deno.KvKey {
+  return ["asg_turn", leasedCount, hotkey];
 }
 
-/** A validator's leases (value: the lease's expiry); live ones count against its limit. */
 export function heldKey(validator: string, id: string): Deno.KvKey {
   return ["asg_held", validator, id];
 }
@@ -99,8 +102,23 @@ function queueEntry(assignment: Assignment): QueueEntry {
     agentVersionId: assignment.agentVersionId,
     eventId: assignment.eventId,
     round: assignment.round,
+    eventEndsAtMs: assignment.eventEndsAtMs,
     claimableAtMs: assignment.status === "in_progress" ? assignment.lease?.expiresAtMs ?? 0 : 0,
   };
+}
+
+/** The queue index keys an assignment in `assignment`'s state is listed under. */
+function queueKeys(assignment: Assignment): Deno.KvKey[] {
+  const id = assignment.agentPredictionId;
+  const keys: Deno.KvKey[] = [];
+  if (assignment.status === "available") {
+    keys.push(availableKey(assignment.minerHotkey, assignment.eventEndsAtMs, id));
+  }
+  if (assignment.status === "in_progress") {
+    keys.push(leasedKey(assignment.minerHotkey, assignment.lease?.expiresAtMs ?? 0, id));
+  }
+  if (isQueued(assignment) && assignment.round > 0) keys.push(priorityKey(assignment.eventEndsAtMs, id));
+  return keys;
 }
 
 /** Adds to `op` the writes of an assignment's change from `before` (null: new) to `after`, indexes included. */
@@ -110,25 +128,19 @@ export function writeAssignment(
   after: Assignment,
 ): void {
   const id = after.agentPredictionId;
-  if (before && isQueued(before)) {
-    op.delete(queueKey(before.minerHotkey, before.eventEndsAtMs, id));
-    if (before.round > 0) op.delete(priorityKey(before.eventEndsAtMs, id));
-  }
-  if (isQueued(after)) {
-    const entry = queueEntry(after);
-    op.set(queueKey(after.minerHotkey, after.eventEndsAtMs, id), entry);
-    if (after.round > 0) op.set(priorityKey(after.eventEndsAtMs, id), entry);
-  }
+  if (before) { for (const key of queueKeys(before)) op.delete(key); }
+  const entry = queueEntry(after);
+  for (const key of queueKeys(after)) op.set(key, entry);
   if (!before) op.set(byEventKey(after.eventId, after.round, id), null);
   op.set(assignmentKey(id), after);
 }
 
-/** Adds to `op` the writes of a miner record (both copies); `previousSeq` is the turn it leaves. */
-export function writeMiner(op: Deno.AtomicOperation, miner: MinerEntry, previousSeq: number | null): void {
-  if (previousSeq !== null && previousSeq !== miner.lastLeasedSeq) {
-    op.delete(turnKey(previousSeq, miner.hotkey));
+/** Adds to `op` the writes of a miner record (both copies); `previousCount` is the turn it leaves. */
+export function writeMiner(op: Deno.AtomicOperation, miner: MinerEntry, previousCount: number | null): void {
+  if (previousCount !== null && previousCount !== miner.leasedCount) {
+    op.delete(turnKey(previousCount, miner.hotkey));
   }
-  op.set(minerKey(miner.hotkey), miner).set(turnKey(miner.lastLeasedSeq, miner.hotkey), miner);
+  op.set(minerKey(miner.hotkey), miner).set(turnKey(miner.leasedCount, miner.hotkey), miner);
 }
 
 /** Adds to `op` the writes of a prediction (and its by-event copy, and its scored copy once scored). */

@@ -5,18 +5,19 @@ import {
   assignmentKey,
   commitWrites,
   gateKey,
+  getAll,
   heldKey,
   isClaimable,
   type MinerEntry,
+  minerKey,
   type QueueEntry,
-  SEQ_KEY,
   writeAssignment,
   writeMiner,
 } from "./_assignment_keys.ts";
 import { eventKey } from "./kv_event_store.ts";
 
 /** What one claim attempt read, to check in its commit. */
-interface Candidate {
+export interface Candidate {
   assignment: Deno.KvEntry<Assignment>;
   miner: Deno.KvEntry<MinerEntry>;
   event: StoredEvent;
@@ -47,61 +48,104 @@ async function verify(
   miner: Deno.KvEntry<MinerEntry>,
   nowMs: number,
 ): Promise<Candidate | null> {
-  if (queued.claimableAtMs > nowMs || queued.agentVersionId !== miner.value.agentVersionId) return null;
+  if (queued.claimableAtMs > nowMs || queued.eventEndsAtMs <= nowMs) return null;
+  if (queued.agentVersionId !== miner.value.agentVersionId) return null;
   const [assignment, event] = await kv.getMany<[Assignment, StoredEvent]>([
     assignmentKey(queued.agentPredictionId),
     eventKey(queued.eventId),
   ]);
   if (!assignment.value || !isClaimable(assignment.value, nowMs)) return null;
-  if (assignment.value.eventEndsAtMs <= nowMs) return null;
   if (event.value?.event.resolution.resolutionStatus !== "unresolved") return null;
   return { assignment: assignment as Deno.KvEntry<Assignment>, miner, event: event.value };
 }
 
-/** Eligible miners in turn order: leased longest ago (never = 0) first, then by hotkey. */
-async function minersInTurn(kv: Deno.Kv): Promise<Deno.KvEntry<MinerEntry>[]> {
-  const out: Deno.KvEntry<MinerEntry>[] = [];
-  for await (const entry of kv.list<MinerEntry>({ prefix: ["asg_turn"] })) {
-    if (entry.value.eligible) out.push(entry);
-  }
-  return out;
-}
-
-/** The first claimable fresh-run assignment, taking miners in turn order. */
-async function pickPriority(
+/** The first of `queued` (in order) that verifies. */
+async function firstValid(
   kv: Deno.Kv,
-  miners: Deno.KvEntry<MinerEntry>[],
+  queued: Iterable<QueueEntry> | AsyncIterable<QueueEntry>,
+  miner: Deno.KvEntry<MinerEntry>,
   nowMs: number,
 ): Promise<Candidate | null> {
-  const turn = new Map(miners.map((miner, index) => [miner.value.hotkey, index]));
-  const queued: QueueEntry[] = [];
-  for await (
-    const entry of kv.list<QueueEntry>({ prefix: ["asg_priority"], start: ["asg_priority", nowMs] })
-  ) {
-    if (entry.value.claimableAtMs <= nowMs && turn.has(entry.value.minerHotkey)) queued.push(entry.value);
-  }
-  // Stable sort: within a miner the index order (soonest-ending event first) is kept.
-  queued.sort((a, b) => turn.get(a.minerHotkey)! - turn.get(b.minerHotkey)!);
-  for (const entry of queued) {
-    const candidate = await verify(kv, entry, miners[turn.get(entry.minerHotkey)!]!, nowMs);
+  for await (const entry of queued) {
+    const candidate = await verify(kv, entry, miner, nowMs);
     if (candidate) return candidate;
   }
   return null;
 }
 
-/** The soonest-ending claimable assignment of the first miner in turn that has one. */
-async function pickOrdinary(
+async function* values<T>(entries: Deno.KvListIterator<T>): AsyncIterable<T> {
+  for await (const entry of entries) yield entry.value;
+}
+
+type Ending = Pick<QueueEntry, "eventEndsAtMs" | "agentPredictionId">;
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Soonest-ending event first, then by id. */
+function bySoonestEnd(a: Ending, b: Ending): number {
+  return a.eventEndsAtMs - b.eventEndsAtMs || compareText(a.agentPredictionId, b.agentPredictionId);
+}
+
+/**
+ * A miner's next claimable assignment: its soonest-ending available one or expired lease,
+ * whichever ends first (the event stored, unresolved, not ended; the miner's newest version).
+ */
+export async function nextOfMiner(
   kv: Deno.Kv,
-  miners: Deno.KvEntry<MinerEntry>[],
+  miner: Deno.KvEntry<MinerEntry>,
   nowMs: number,
 ): Promise<Candidate | null> {
-  for (const miner of miners) {
-    const hotkey = miner.value.hotkey;
-    const selector = { prefix: ["asg_queue", hotkey], start: ["asg_queue", hotkey, nowMs] };
-    for await (const entry of kv.list<QueueEntry>(selector, { batchSize: 32 })) {
-      const candidate = await verify(kv, entry.value, miner, nowMs);
-      if (candidate) return candidate;
+  const hotkey = miner.value.hotkey;
+  const available = kv.list<QueueEntry>(
+    { prefix: ["asg_available", hotkey], start: ["asg_available", hotkey, nowMs] },
+    { batchSize: 16 },
+  );
+  const fresh = await firstValid(kv, values(available), miner, nowMs);
+  const expired: QueueEntry[] = [];
+  for await (const entry of kv.list<QueueEntry>({ prefix: ["asg_leased", hotkey] })) {
+    if (entry.value.claimableAtMs > nowMs) break;
+    if (!fresh || bySoonestEnd(entry.value, fresh.assignment.value) < 0) {
+      expired.push(entry.value);
     }
+  }
+  const reclaimed = await firstValid(kv, expired.sort(bySoonestEnd), miner, nowMs);
+  return reclaimed ?? fresh;
+}
+
+/** The first claimable fresh run, taking miners in turn order (fewest leases, then hotkey). */
+async function pickPriority(kv: Deno.Kv, nowMs: number): Promise<Candidate | null> {
+  const queued: QueueEntry[] = [];
+  for await (
+    const entry of kv.list<QueueEntry>({ prefix: ["asg_priority"], start: ["asg_priority", nowMs] })
+  ) {
+    if (entry.value.claimableAtMs <= nowMs) queued.push(entry.value);
+  }
+  if (queued.length === 0) return null;
+  const hotkeys = [...new Set(queued.map((entry) => entry.minerHotkey))];
+  const miners = new Map<string, Deno.KvEntry<MinerEntry>>();
+  (await getAll<MinerEntry>(kv, hotkeys.map(minerKey))).forEach((entry, index) => {
+    if (entry.value?.eligible) miners.set(hotkeys[index]!, entry as Deno.KvEntry<MinerEntry>);
+  });
+  const turn = (entry: QueueEntry) => miners.get(entry.minerHotkey)!.value;
+  const ordered = queued.filter((entry) => miners.has(entry.minerHotkey)).sort((a, b) =>
+    turn(a).leasedCount - turn(b).leasedCount || compareText(a.minerHotkey, b.minerHotkey) ||
+    bySoonestEnd(a, b)
+  );
+  for (const entry of ordered) {
+    const candidate = await verify(kv, entry, miners.get(entry.minerHotkey)!, nowMs);
+    if (candidate) return candidate;
+  }
+  return null;
+}
+
+/** The next claimable assignment of the first eligible miner in turn order that has one. */
+export async function pickOrdinary(kv: Deno.Kv, nowMs: number): Promise<Candidate | null> {
+  for await (const miner of kv.list<MinerEntry>({ prefix: ["asg_turn"] })) {
+    if (!miner.value.eligible) continue;
+    const candidate = await nextOfMiner(kv, miner, nowMs);
+    if (candidate) return candidate;
   }
   return null;
 }
@@ -109,7 +153,7 @@ async function pickOrdinary(
 /**
  * One claim attempt: reads the validator's leases and the queue, picks, and commits the lease
  * checked against every entry the choice rests on: the assignment (nobody claimed or submitted it
- * since), the miner's turn record (nobody leased that miner since: the round-robin holds across
+ * since), the miner's record (nobody leased that miner since: the round-robin holds across
  * handles) and the validator's gate (none of its other claims committed since: maxLive holds).
  * Null when the commit lost a race: the caller tries again.
  */
@@ -121,8 +165,7 @@ export async function tryClaim(
   const { nowMs } = options;
   const holdings = await readHoldings(kv, validator, nowMs);
   if (holdings.live >= options.maxLive) return { kind: "limit", live: holdings.live };
-  const miners = await minersInTurn(kv);
-  const candidate = await pickPriority(kv, miners, nowMs) ?? await pickOrdinary(kv, miners, nowMs);
+  const candidate = await pickPriority(kv, nowMs) ?? await pickOrdinary(kv, nowMs);
   if (!candidate) return { kind: "none" };
   const before = candidate.assignment.value;
   const lease: Lease = {
@@ -138,7 +181,6 @@ export async function tryClaim(
     lease,
     leaseCount: before.leaseCount + 1,
   };
-  const seq = Number((await kv.get<Deno.KvU64>(SEQ_KEY)).value?.value ?? 0n) + 1;
   const miner = candidate.miner.value;
   const commit = await commitWrites(kv, (op) => {
     op.check(candidate.assignment, candidate.miner, holdings.gate);
@@ -149,8 +191,7 @@ export async function tryClaim(
     for (const key of holdings.expiredKeys) if (key[2] !== held[2]) op.delete(key);
     op.set(held, lease.expiresAtMs);
     op.set(gateKey(validator), (holdings.gate.value ?? 0) + 1);
-    writeMiner(op, { ...miner, lastLeasedSeq: seq }, miner.lastLeasedSeq);
-    op.max(SEQ_KEY, BigInt(seq));
+    writeMiner(op, { ...miner, leasedCount: miner.leasedCount + 1 }, miner.leasedCount);
   });
   return commit.ok ? { kind: "claimed", assignment: after, event: candidate.event.event } : null;
 }

@@ -1,5 +1,6 @@
 import { agentPredictionId, type Assignment, type AssignmentTarget } from "../assignment_record.ts";
 import type { EnsureResult, RetireScope } from "../assignment_store.ts";
+import { nextOfMiner } from "./_kv_assignment_claim.ts";
 import {
   assignmentKey,
   commitWrites,
@@ -26,15 +27,25 @@ function isNewer(a: { id: string; atMs: number }, b: { id: string; atMs: number 
   return a.atMs !== b.atMs ? a.atMs > b.atMs : a.id > b.id;
 }
 
-/** Each miner's newest version among `batch` and what is stored; also whether it changed. */
-function nextMiners(batch: readonly AssignmentTarget[], stored: Map<string, Deno.KvEntryMaybe<MinerEntry>>) {
+/**
+ * The miner records `batch` changes: a newer version (later upload, then greater id) replaces the
+ * stored one; a target of the current version makes the miner eligible again; either way the
+ * miner's lease count is raised to `floor` (a miner that gains work joins the rotation there).
+ */
+function nextMiners(
+  batch: readonly AssignmentTarget[],
+  stored: Map<string, Deno.KvEntryMaybe<MinerEntry>>,
+  floor: number,
+): Map<string, MinerEntry> {
   const next = new Map<string, MinerEntry>();
   for (const target of batch) {
     const current = next.get(target.minerHotkey) ?? stored.get(target.minerHotkey)?.value ?? null;
     const candidate = { id: target.agentVersionId, atMs: target.agentUploadedAtMs };
+    const leasedCount = Math.max(current?.leasedCount ?? 0, floor);
     if (current && !isNewer(candidate, { id: current.agentVersionId, atMs: current.agentUploadedAtMs })) {
-      if (!current.eligible && current.agentVersionId === target.agentVersionId) {
-        next.set(target.minerHotkey, { ...current, eligible: true });
+      const same = current.agentVersionId === target.agentVersionId;
+      if (same && (!current.eligible || current.leasedCount < leasedCount)) {
+        next.set(target.minerHotkey, { ...current, eligible: true, leasedCount });
       }
       continue;
     }
@@ -43,7 +54,7 @@ function nextMiners(batch: readonly AssignmentTarget[], stored: Map<string, Deno
       agentVersionId: target.agentVersionId,
       agentUploadedAtMs: target.agentUploadedAtMs,
       eligible: true,
-      lastLeasedSeq: current?.lastLeasedSeq ?? 0,
+      leasedCount,
     });
   }
   return next;
@@ -65,11 +76,15 @@ function created(target: AssignmentTarget, id: string): Assignment {
 }
 
 /** One read–decide–commit of a batch; null when the commit lost a race (read again). */
-async function tryBatch(kv: Deno.Kv, batch: readonly AssignmentTarget[]): Promise<EnsureResult | null> {
+async function tryBatch(
+  kv: Deno.Kv,
+  batch: readonly AssignmentTarget[],
+  floor: number,
+): Promise<EnsureResult | null> {
   const hotkeys = [...new Set(batch.map((target) => target.minerHotkey))];
   const minerEntries = await getAll<MinerEntry>(kv, hotkeys.map(minerKey));
   const stored = new Map(hotkeys.map((hotkey, index) => [hotkey, minerEntries[index]!]));
-  const miners = nextMiners(batch, stored);
+  const miners = nextMiners(batch, stored, floor);
   const head = (hotkey: string) => miners.get(hotkey) ?? stored.get(hotkey)!.value!;
   const current = batch.filter((target) => head(target.minerHotkey).agentVersionId === target.agentVersionId);
   const ids = current.map((target) => agentPredictionId({ ...target, round: target.round ?? 0 }));
@@ -82,7 +97,7 @@ async function tryBatch(kv: Deno.Kv, batch: readonly AssignmentTarget[]): Promis
   };
   const writes: ((op: Deno.AtomicOperation) => void)[] = [];
   for (const [hotkey, miner] of miners) {
-    writes.push((op) => writeMiner(op, miner, stored.get(hotkey)!.value?.lastLeasedSeq ?? null));
+    writes.push((op) => writeMiner(op, miner, stored.get(hotkey)!.value?.leasedCount ?? null));
   }
   current.forEach((target, index) => {
     const before = entries[index]!.value;
@@ -111,6 +126,14 @@ async function tryBatch(kv: Deno.Kv, batch: readonly AssignmentTarget[]): Promis
   return commit.ok ? result : null;
 }
 
+/** The fewest leases among eligible miners that have claimable work (0 when none has). */
+async function turnFloor(kv: Deno.Kv, nowMs: number): Promise<number> {
+  for await (const miner of kv.list<MinerEntry>({ prefix: ["asg_turn"] })) {
+    if (miner.value.eligible && await nextOfMiner(kv, miner, nowMs)) return miner.value.leasedCount;
+  }
+  return 0;
+}
+
 export async function ensureAssignments(
   kv: Deno.Kv,
   targets: readonly AssignmentTarget[],
@@ -118,10 +141,13 @@ export async function ensureAssignments(
 ): Promise<EnsureResult> {
   const size = Math.max(1, Math.min(MAX_BATCH, Math.floor(options.batchSize ?? MAX_BATCH)));
   const total: EnsureResult = { created: 0, revived: 0, superseded: 0, stale: 0 };
+  const floor = await turnFloor(kv, options.now());
   for (let start = 0; start < targets.length; start += size) {
     const batch = targets.slice(start, start + size);
     let result: EnsureResult | null = null;
-    for (let attempt = 0; !result && attempt < MAX_ATTEMPTS; attempt++) result = await tryBatch(kv, batch);
+    for (let attempt = 0; !result && attempt < MAX_ATTEMPTS; attempt++) {
+      result = await tryBatch(kv, batch, floor);
+    }
     if (!result) throw new Error("Cannot ensure assignments: the queue is too contended");
     total.created += result.created;
     total.revived += result.revived;
@@ -159,7 +185,16 @@ async function retireIds(kv: Deno.Kv, ids: readonly string[], now: Clock): Promi
   return retired;
 }
 
-/** Retires a miner's claimable queue entries: all of them, or those of older versions only. */
+/** The ids in a miner's queue index `index` (available or leased) that `keep` selects. */
+async function queued(kv: Deno.Kv, index: string, hotkey: string, keep: (entry: QueueEntry) => boolean) {
+  const ids: string[] = [];
+  for await (const entry of kv.list<QueueEntry>({ prefix: [index, hotkey] })) {
+    if (keep(entry.value)) ids.push(entry.value.agentPredictionId);
+  }
+  return ids;
+}
+
+/** Retires a miner's unleased assignments: all, of older versions only, or of ended events only. */
 async function retireQueued(
   kv: Deno.Kv,
   hotkey: string,
@@ -167,14 +202,14 @@ async function retireQueued(
 ): Promise<number> {
   const miner = (await kv.get<MinerEntry>(minerKey(hotkey))).value;
   const nowMs = options.now();
-  const ids: string[] = [];
-  for await (const entry of kv.list<QueueEntry>({ prefix: ["asg_queue", hotkey] })) {
-    const queued = entry.value;
-    if (options.endedOnly && (entry.key[2] as number) > nowMs) break;
-    if (queued.claimableAtMs > nowMs) continue;
-    if (options.supersededOnly && queued.agentVersionId === miner?.agentVersionId) continue;
-    ids.push(queued.agentPredictionId);
-  }
+  const keep = (entry: QueueEntry) =>
+    entry.claimableAtMs <= nowMs &&
+    (!options.supersededOnly || entry.agentVersionId !== miner?.agentVersionId) &&
+    (!options.endedOnly || entry.eventEndsAtMs <= nowMs);
+  const ids = [
+    ...await queued(kv, "asg_available", hotkey, keep),
+    ...await queued(kv, "asg_leased", hotkey, keep),
+  ];
   return await retireIds(kv, ids, options.now);
 }
 
@@ -183,7 +218,7 @@ async function disableMiner(kv: Deno.Kv, hotkey: string): Promise<void> {
     const entry = await kv.get<MinerEntry>(minerKey(hotkey));
     if (!entry.value || !entry.value.eligible) return;
     const miner: MinerEntry = { ...entry.value, eligible: false };
-    const commit = await commitWrites(kv, (op) => writeMiner(op.check(entry), miner, miner.lastLeasedSeq));
+    const commit = await commitWrites(kv, (op) => writeMiner(op.check(entry), miner, miner.leasedCount));
     if (commit.ok) return;
   }
   throw new Error(`Cannot retire miner ${hotkey}: its record is too contended`);

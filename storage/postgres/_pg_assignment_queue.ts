@@ -6,6 +6,10 @@ import type { EnsureResult, RetireScope } from "../assignment_store.ts";
 const DEFAULT_BATCH = 500;
 const MAX_BATCH = 5_000;
 
+/** Unleased: available, or in progress with an expired lease (on the server's clock). */
+const UNLEASED =
+  "(a.status = 'available' OR (a.status = 'in_progress' AND a.lease_expires_at_ms <= storage_now_ms()))";
+
 /** A batch of targets as column arrays, for `unnest`. */
 interface Columns {
   ids: string[];
@@ -44,9 +48,10 @@ function columns(batch: readonly AssignmentTarget[]): Columns {
 }
 
 /**
- * One batch in one pipelined transaction (one round trip): record each miner's newest version,
- * retire the unleased assignments of its older versions, insert what is missing, revive retired
- * assignments and refresh a changed uid or event end, and count targets of an older version.
+ * One batch in one pipelined transaction (one round trip): record each miner's newest version
+ * (a miner that gains work joins the round-robin at the fewest leases of the miners that have
+ * work), retire the unleased assignments of its older versions, insert what is missing, revive
+ * retired assignments and refresh a changed uid or event end, and count targets of an older version.
  */
 async function ensureBatch(sql: Sql, batch: readonly AssignmentTarget[]): Promise<EnsureResult> {
   const c = columns(batch);
@@ -54,26 +59,27 @@ async function ensureBatch(sql: Sql, batch: readonly AssignmentTarget[]): Promis
     ${c.rounds}::int[], ${c.hotkeys}::text[], ${c.uids}::int[], ${c.endsAt}::bigint[])
     AS t(id, version, event_id, round, hotkey, uid, ends_at)`;
   const [, superseded, created, updated, stale] = await sql.begin((tx) => [
-    tx`INSERT INTO assignment_miners (miner_hotkey, agent_version_id, agent_uploaded_at_ms, eligible)
-      SELECT DISTINCT ON (h.hotkey) h.hotkey, h.version, h.uploaded_at, true
+    tx`INSERT INTO assignment_miners (miner_hotkey, agent_version_id, agent_uploaded_at_ms, eligible, leased_count)
+      SELECT DISTINCT ON (h.hotkey) h.hotkey, h.version, h.uploaded_at, true, f.floor
       FROM unnest(${c.hotkeys}::text[], ${c.versions}::text[], ${c.uploadedAt}::bigint[])
         AS h(hotkey, version, uploaded_at)
+        CROSS JOIN (SELECT assignment_turn_floor(storage_now_ms()) AS floor) f
       ORDER BY h.hotkey, h.uploaded_at DESC, h.version DESC
       ON CONFLICT (miner_hotkey) DO UPDATE SET agent_version_id = EXCLUDED.agent_version_id,
-        agent_uploaded_at_ms = EXCLUDED.agent_uploaded_at_ms, eligible = true
+        agent_uploaded_at_ms = EXCLUDED.agent_uploaded_at_ms, eligible = true,
+        leased_count = GREATEST(assignment_miners.leased_count, EXCLUDED.leased_count)
       WHERE (EXCLUDED.agent_uploaded_at_ms, EXCLUDED.agent_version_id)
         >= (assignment_miners.agent_uploaded_at_ms, assignment_miners.agent_version_id)`,
-    tx`UPDATE assignments a SET status = 'retired', claimable_at_ms = NULL FROM assignment_miners m
+    tx`UPDATE assignments a SET status = 'retired' FROM assignment_miners m
       WHERE m.miner_hotkey = ANY(${c.hotkeys}::text[]) AND a.miner_hotkey = m.miner_hotkey
-        AND a.agent_version_id <> m.agent_version_id AND a.claimable_at_ms <= storage_now_ms()`,
+        AND a.agent_version_id <> m.agent_version_id AND ${sql.unsafe(UNLEASED)}`,
     tx`INSERT INTO assignments (id, agent_version_id, event_id, round, miner_hotkey, miner_uid,
-        event_ends_at_ms, status, claimable_at_ms, created_at_ms)
-      SELECT t.id, t.version, t.event_id, t.round, t.hotkey, t.uid, t.ends_at, 'available', 0, storage_now_ms()
+        event_ends_at_ms, status, created_at_ms)
+      SELECT t.id, t.version, t.event_id, t.round, t.hotkey, t.uid, t.ends_at, 'available', storage_now_ms()
       FROM ${input} JOIN assignment_miners m ON m.miner_hotkey = t.hotkey AND m.agent_version_id = t.version
       ON CONFLICT (id) DO NOTHING`,
     tx<{ was_retired: boolean }[]>`UPDATE assignments a SET
         status = CASE WHEN old.status = 'retired' THEN 'available' ELSE old.status END,
-        claimable_at_ms = CASE WHEN old.status = 'retired' THEN 0 ELSE old.claimable_at_ms END,
         miner_uid = t.uid, event_ends_at_ms = t.ends_at
       FROM ${input} JOIN assignment_miners m ON m.miner_hotkey = t.hotkey AND m.agent_version_id = t.version
         JOIN assignments old ON old.id = t.id
@@ -115,9 +121,9 @@ export async function retireAssignments(sql: Sql, scope: RetireScope): Promise<n
   if (eventIds.length === 0 && hotkeys.length === 0 && !ended) return 0;
   const [, retired] = await sql.begin((tx) => [
     tx`UPDATE assignment_miners SET eligible = false WHERE miner_hotkey = ANY(${hotkeys}::text[])`,
-    tx`UPDATE assignments SET status = 'retired', claimable_at_ms = NULL
-      WHERE claimable_at_ms <= storage_now_ms() AND (event_id = ANY(${eventIds}::text[])
-        OR miner_hotkey = ANY(${hotkeys}::text[]) OR (${ended} AND event_ends_at_ms <= storage_now_ms()))`,
+    tx`UPDATE assignments a SET status = 'retired'
+      WHERE ${sql.unsafe(UNLEASED)} AND (a.event_id = ANY(${eventIds}::text[])
+        OR a.miner_hotkey = ANY(${hotkeys}::text[]) OR (${ended} AND a.event_ends_at_ms <= storage_now_ms()))`,
   ]);
   return retired.count;
 }

@@ -97,7 +97,7 @@ export class PgAssignmentStore implements AssignmentStore {
         SELECT id, status, lease_holder, lease_token, lease_expires_at_ms FROM assignments
         WHERE id = ${id} FOR UPDATE
       ), accepted AS (
-        UPDATE assignments a SET status = 'submitted', claimable_at_ms = NULL FROM target t
+        UPDATE assignments a SET status = 'submitted' FROM target t
         WHERE a.id = t.id AND t.status = 'in_progress' AND t.lease_holder = ${validatorHotkey}
           AND (${options.leaseToken ?? null}::TEXT IS NULL OR t.lease_token = ${options.leaseToken ?? null})
           AND storage_now_ms() <= t.lease_expires_at_ms + ${Math.floor(graceMs)}::BIGINT

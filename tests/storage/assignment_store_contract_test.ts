@@ -94,6 +94,30 @@ adapterTest(
   },
 );
 
+adapterTest("a miner that gains work joins the rotation instead of catching up", async ({ storage }) => {
+  const { events } = await seedQueue(storage, { miners: 2, events: 6 });
+  assert.equal((await claimAll(storage.assignments, "5Validator", 6)).length, 6);
+  await storage.assignments.ensure(events.map((event) => targetFor(2, event)));
+  const next = await claimAll(storage.assignments, "5Validator", 3);
+  assert.deepEqual(next.map((claimed) => claimed.assignment.minerUid).toSorted(), [0, 1, 2]);
+});
+
+adapterTest("ensure refreshes a changed event end and miner uid", async ({ storage }) => {
+  const { targets } = await seedQueue(storage, { miners: 1, events: 2 });
+  const moved = { ...targets[1]!, eventEndsAtMs: targets[0]!.eventEndsAtMs - 60_000, minerUid: 42 };
+  assert.deepEqual(await storage.assignments.ensure([moved]), {
+    created: 0,
+    revived: 0,
+    superseded: 0,
+    stale: 0,
+  });
+  const stored = await storage.assignments.get(idOf(moved));
+  assert.equal(stored?.eventEndsAtMs, moved.eventEndsAtMs);
+  assert.equal(stored?.minerUid, 42);
+  const [first] = await claimAll(storage.assignments, "5Validator", 1);
+  assert.equal(first!.assignment.agentPredictionId, idOf(moved), "it now ends first");
+});
+
 adapterTest("fresh-run rounds are claimed before ordinary work", async ({ storage }) => {
   const { events } = await seedQueue(storage, { miners: 3, events: 3 });
   const fresh = targetFor(2, events[2]!, { round: 1 });

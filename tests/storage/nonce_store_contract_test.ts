@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { adapterTest } from "../support/adapters.ts";
+import { waitMs } from "../support/assignments.ts";
+
+const LONG = { ttlMs: 600_000 };
+const SHORT = { ttlMs: 20 };
+
+adapterTest("a nonce is accepted once per hotkey and refused on reuse", async ({ storage }) => {
+  const nonces = storage.nonces;
+  assert.equal(await nonces.consume("5Alice", "n-1", LONG), true);
+  assert.equal(await nonces.consume("5Alice", "n-1", LONG), false);
+  assert.equal(await nonces.consume("5Alice", "n-2", LONG), true, "another nonce");
+  assert.equal(await nonces.consume("5Bob", "n-1", LONG), true, "the same nonce of another hotkey");
+  assert.equal(await nonces.consume("5Bob", "n-1", LONG), false);
+});
+
+adapterTest("an expired nonce counts as unused, and a purge keeps live ones", async ({ kind, storage }) => {
+  const nonces = storage.nonces;
+  assert.equal(await nonces.consume("5Alice", "short", SHORT), true);
+  assert.equal(await nonces.consume("5Alice", "long", LONG), true);
+  await waitMs(60);
+  // PostgreSQL deletes the expired row; Deno KV expires entries itself (expireIn) and reports 0.
+  assert.equal(await nonces.purgeExpired(), kind === "postgres" ? 1 : 0);
+  assert.equal(await nonces.consume("5Alice", "long", LONG), false, "still live after the purge");
+  assert.equal(await nonces.consume("5Alice", "short", LONG), true, "expired: usable again");
+  assert.equal(await nonces.consume("5Alice", "short", LONG), false);
+});
+
+adapterTest("a nonce raced on two instances is accepted exactly once", async (adapter) => {
+  const other = await adapter.openAnother();
+  for (let round = 0; round < 5; round++) {
+    const uses = await Promise.all(
+      Array.from(
+        { length: 16 },
+        (_, i) => (i % 2 ? other : adapter.storage).nonces.consume("5Alice", `race-${round}`, LONG),
+      ),
+    );
+    assert.equal(uses.filter(Boolean).length, 1, `round ${round}: ${uses.join(",")}`);
+  }
+});
