@@ -40,6 +40,16 @@ export function leasedKey(hotkey: string, expiresAtMs: number, id: string): Deno
   return ["asg_leased", hotkey, expiresAtMs, id];
 }
 
+/** Every available assignment by event end (is anything claimable at all?). */
+export function openKey(endsAtMs: number, id: string): Deno.KvKey {
+  return ["asg_open", endsAtMs, id];
+}
+
+/** Every in-progress assignment by lease expiry (has any lease expired?). */
+export function expiryKey(expiresAtMs: number, id: string): Deno.KvKey {
+  return ["asg_expiry", expiresAtMs, id];
+}
+
 /** Fresh runs (round > 0) in the queue, soonest-ending first. */
 export function priorityKey(endsAtMs: number, id: string): Deno.KvKey {
   return ["asg_priority", endsAtMs, id];
@@ -113,9 +123,11 @@ function queueKeys(assignment: Assignment): Deno.KvKey[] {
   const keys: Deno.KvKey[] = [];
   if (assignment.status === "available") {
     keys.push(availableKey(assignment.minerHotkey, assignment.eventEndsAtMs, id));
+    keys.push(openKey(assignment.eventEndsAtMs, id));
   }
   if (assignment.status === "in_progress") {
-    keys.push(leasedKey(assignment.minerHotkey, assignment.lease?.expiresAtMs ?? 0, id));
+    const expiresAtMs = assignment.lease?.expiresAtMs ?? 0;
+    keys.push(leasedKey(assignment.minerHotkey, expiresAtMs, id), expiryKey(expiresAtMs, id));
   }
   if (isQueued(assignment) && assignment.round > 0) keys.push(priorityKey(assignment.eventEndsAtMs, id));
   return keys;

@@ -114,6 +114,18 @@ export async function nextOfMiner(
   return reclaimed ?? fresh;
 }
 
+/** Whether any assignment might be claimable now (available and not ended, or lease expired). */
+async function anyClaimable(kv: Deno.Kv, nowMs: number): Promise<boolean> {
+  for await (const entry of kv.list({ prefix: ["asg_open"], start: ["asg_open", nowMs] })) {
+    if ((entry.key[1] as number) > nowMs) return true;
+  }
+  for await (const entry of kv.list<QueueEntry>({ prefix: ["asg_expiry"] })) {
+    if (entry.value.claimableAtMs > nowMs) return false;
+    if (entry.value.eventEndsAtMs > nowMs) return true;
+  }
+  return false;
+}
+
 /** The first claimable fresh run, taking miners in turn order (fewest leases, then hotkey). */
 async function pickPriority(kv: Deno.Kv, nowMs: number): Promise<Candidate | null> {
   const queued: QueueEntry[] = [];
@@ -165,6 +177,7 @@ export async function tryClaim(
   const { nowMs } = options;
   const holdings = await readHoldings(kv, validator, nowMs);
   if (holdings.live >= options.maxLive) return { kind: "limit", live: holdings.live };
+  if (!await anyClaimable(kv, nowMs)) return { kind: "none" };
   const candidate = await pickPriority(kv, nowMs) ?? await pickOrdinary(kv, nowMs);
   if (!candidate) return { kind: "none" };
   const before = candidate.assignment.value;

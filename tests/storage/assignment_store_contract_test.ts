@@ -256,9 +256,10 @@ adapterTest(
   "an expired lease is re-claimed with a new token, and the former holder is refused",
   async ({ storage }) => {
     await seedQueue(storage, { miners: 1, events: 1 });
-    const first = await storage.assignments.claim("5First", SHORT_LEASE) as Claimed;
+    // Long enough for the next claim to find it live on a loaded machine, short enough to wait out.
+    const first = await storage.assignments.claim("5First", { leaseMs: 400, maxLive: 10 }) as Claimed;
     assert.deepEqual(await storage.assignments.claim("5Second", SHORT_LEASE), { kind: "none" });
-    await waitMs(60);
+    await waitMs(450);
     const second = await storage.assignments.claim("5Second", LONG_LEASE) as Claimed;
     assert.equal(second.kind, "claimed");
     const id = first.assignment.agentPredictionId;

@@ -43,8 +43,11 @@ CREATE INDEX IF NOT EXISTS assignments_leased_idx
 CREATE INDEX IF NOT EXISTS assignments_priority_idx
   ON assignments (miner_hotkey, event_ends_at_ms, id)
   WHERE round > 0 AND status IN ('available', 'in_progress');
-CREATE INDEX IF NOT EXISTS assignments_ends_idx
-  ON assignments (event_ends_at_ms) WHERE status IN ('available', 'in_progress');
+-- All available work by event end, and all leases by expiry: is anything claimable at all?
+CREATE INDEX IF NOT EXISTS assignments_open_idx
+  ON assignments (event_ends_at_ms) WHERE status = 'available';
+CREATE INDEX IF NOT EXISTS assignments_expiry_idx
+  ON assignments (lease_expires_at_ms) WHERE status = 'in_progress';
 CREATE INDEX IF NOT EXISTS assignments_held_idx
   ON assignments (lease_holder, lease_expires_at_ms) WHERE status = 'in_progress';
 CREATE INDEX IF NOT EXISTS assignments_event_idx ON assignments (event_id, round);
@@ -181,6 +184,11 @@ BEGIN
     LIMIT p_max_live) live;
   IF v_live >= p_max_live THEN
     RETURN jsonb_build_object('outcome', 'limit', 'live', v_live);
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM assignments a WHERE a.status = 'available' AND a.event_ends_at_ms > v_now)
+      AND NOT EXISTS (SELECT 1 FROM assignments a WHERE a.status = 'in_progress'
+        AND a.lease_expires_at_ms <= v_now AND a.event_ends_at_ms > v_now) THEN
+    RETURN jsonb_build_object('outcome', 'none');
   END IF;
   IF EXISTS (SELECT 1 FROM assignments a WHERE a.round > 0 AND a.status IN ('available', 'in_progress')
       AND (a.status = 'available' OR a.lease_expires_at_ms <= v_now) AND a.event_ends_at_ms > v_now) THEN
