@@ -40,6 +40,13 @@ export interface AssignmentTarget {
   round?: number;
 }
 
+/** `targets` with each assignment named once (the last mention wins), in first-mention order. */
+export function distinctTargets(targets: readonly AssignmentTarget[]): AssignmentTarget[] {
+  const byId = new Map<string, AssignmentTarget>();
+  for (const target of targets) byId.set(agentPredictionId({ ...target, round: target.round ?? 0 }), target);
+  return [...byId.values()];
+}
+
 /** One claim of an assignment by a validator. */
 export interface Lease {
   validatorHotkey: string;

@@ -122,11 +122,13 @@ export interface AssignmentStore {
   /** Retires the unleased (available, or lease expired) assignments in `scope`; returns how many. */
   retire(scope: RetireScope): Promise<number>;
   /**
-   * Claims at most one assignment for `validatorHotkey` in one atomic step: priority rounds first,
-   * then round-robin across miners (the miner leased longest ago), soonest-ending event first
-   * within a miner. An in_progress assignment whose lease has expired is claimable again, with a
-   * new token. Only assignments of a miner's newest version, eligible miner, and an unresolved,
-   * not ended, stored event are claimed.
+   * Claims at most one assignment for `validatorHotkey` in one atomic step: fresh runs (round > 0)
+   * first, then round-robin across miners (the eligible miner with the fewest leases, then by
+   * hotkey), soonest-ending event first within a miner. An in_progress assignment whose lease has
+   * expired is claimable again, with a new token. Only assignments of a miner's newest version, of
+   * an eligible miner, and of a stored, unresolved, not ended event are claimed. The lease expires
+   * `leaseMs` after the storage's now; the event is returned as stored at the claim, and its
+   * `currentOutcomePrices` are the lease's `outcomePrices`. See docs/assignments.md.
    */
   claim(validatorHotkey: string, options: ClaimOptions): Promise<ClaimResult>;
   /**

@@ -1,4 +1,9 @@
-import { agentPredictionId, type Assignment, type AssignmentTarget } from "../assignment_record.ts";
+import {
+  agentPredictionId,
+  type Assignment,
+  type AssignmentTarget,
+  distinctTargets,
+} from "../assignment_record.ts";
 import type { EnsureResult, RetireScope } from "../assignment_store.ts";
 import { nextOfMiner } from "./_kv_assignment_claim.ts";
 import {
@@ -75,6 +80,38 @@ function created(target: AssignmentTarget, id: string): Assignment {
   };
 }
 
+type Write = (op: Deno.AtomicOperation) => void;
+
+/**
+ * The write that makes the stored assignment (`before`, null when missing) what `target` asks
+ * for, counted in `result`: create it, revive it, or refresh its uid and event end. Null when
+ * nothing changes.
+ */
+function ensureWrite(
+  target: AssignmentTarget,
+  id: string,
+  before: Assignment | null,
+  result: EnsureResult,
+): Write | null {
+  if (!before) {
+    result.created++;
+    const after = created(target, id);
+    return (op) => writeAssignment(op, null, after);
+  }
+  const revive = before.status === "retired";
+  if (!revive && before.minerUid === target.minerUid && before.eventEndsAtMs === target.eventEndsAtMs) {
+    return null;
+  }
+  if (revive) result.revived++;
+  const after: Assignment = {
+    ...before,
+    minerUid: target.minerUid,
+    eventEndsAtMs: target.eventEndsAtMs,
+    status: revive ? "available" : before.status,
+  };
+  return (op) => writeAssignment(op, before, after);
+}
+
 /** One read–decide–commit of a batch; null when the commit lost a race (read again). */
 async function tryBatch(
   kv: Deno.Kv,
@@ -95,29 +132,12 @@ async function tryBatch(
     superseded: 0,
     stale: batch.length - current.length,
   };
-  const writes: ((op: Deno.AtomicOperation) => void)[] = [];
-  for (const [hotkey, miner] of miners) {
-    writes.push((op) => writeMiner(op, miner, stored.get(hotkey)!.value?.leasedCount ?? null));
-  }
+  const writes: Write[] = [...miners].map(([hotkey, miner]) => (op) =>
+    writeMiner(op, miner, stored.get(hotkey)!.value?.leasedCount ?? null)
+  );
   current.forEach((target, index) => {
-    const before = entries[index]!.value;
-    if (!before) {
-      result.created++;
-      const after = created(target, ids[index]!);
-      return writes.push((op) => writeAssignment(op, null, after));
-    }
-    const revive = before.status === "retired";
-    if (!revive && before.minerUid === target.minerUid && before.eventEndsAtMs === target.eventEndsAtMs) {
-      return;
-    }
-    if (revive) result.revived++;
-    const after: Assignment = {
-      ...before,
-      minerUid: target.minerUid,
-      eventEndsAtMs: target.eventEndsAtMs,
-      status: revive ? "available" : before.status,
-    };
-    writes.push((op) => writeAssignment(op, before, after));
+    const write = ensureWrite(target, ids[index]!, entries[index]!.value, result);
+    if (write) writes.push(write);
   });
   const commit = await commitWrites(kv, (op) => {
     for (const entry of [...minerEntries, ...entries]) op.check(entry);
@@ -139,6 +159,7 @@ export async function ensureAssignments(
   targets: readonly AssignmentTarget[],
   options: { batchSize?: number | undefined; now: Clock },
 ): Promise<EnsureResult> {
+  targets = distinctTargets(targets);
   const size = Math.max(1, Math.min(MAX_BATCH, Math.floor(options.batchSize ?? MAX_BATCH)));
   const total: EnsureResult = { created: 0, revived: 0, superseded: 0, stale: 0 };
   const floor = await turnFloor(kv, options.now());

@@ -127,7 +127,11 @@ export async function markPredictionScored(
     if (!assignment.value || !prediction.value) throw new ServiceError("not_found", `No prediction ${id}`);
     if (prediction.value.scored || assignment.value.status !== "submitted") return false;
     const before = assignment.value;
-    const scored: StoredPrediction = { ...prediction.value, scored: { ...options } };
+    const { scoredAtMs, resolvedAtMs, resolution } = options;
+    const scored: StoredPrediction = {
+      ...prediction.value,
+      scored: { scoredAtMs, resolvedAtMs, resolution },
+    };
     const commit = await commitWrites(kv, (op) => {
       op.check(assignment, prediction);
       writeAssignment(op, before, { ...before, status: "scored" });

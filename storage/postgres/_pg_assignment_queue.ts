@@ -1,5 +1,5 @@
 import type { Sql } from "postgres";
-import { agentPredictionId, type AssignmentTarget } from "../assignment_record.ts";
+import { agentPredictionId, type AssignmentTarget, distinctTargets } from "../assignment_record.ts";
 import type { EnsureResult, RetireScope } from "../assignment_store.ts";
 
 /** Targets per round trip, by default and at most (every batch's arrays travel five times). */
@@ -101,6 +101,7 @@ export async function ensureAssignments(
   targets: readonly AssignmentTarget[],
   batchSize = DEFAULT_BATCH,
 ): Promise<EnsureResult> {
+  targets = distinctTargets(targets);
   const size = Math.max(1, Math.min(MAX_BATCH, Math.floor(batchSize)));
   const total: EnsureResult = { created: 0, revived: 0, superseded: 0, stale: 0 };
   for (let start = 0; start < targets.length; start += size) {
