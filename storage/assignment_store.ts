@@ -126,7 +126,7 @@ export interface AssignmentStore {
    * first, then round-robin across miners (the eligible miner with the fewest leases, then by
    * hotkey), soonest-ending event first within a miner. An in_progress assignment whose lease has
    * expired is claimable again, with a new token. Only assignments of a miner's newest version, of
-   * an eligible miner, and of a stored, unresolved, not ended event are claimed. The lease expires
+   * an eligible miner, and of a stored, live (not retired), unresolved, not ended event are claimed. The lease expires
    * `leaseMs` after the storage's now; the event is returned as stored at the claim, and its
    * `currentOutcomePrices` are the lease's `outcomePrices`. See docs/assignments.md.
    */

@@ -55,7 +55,9 @@ async function verify(
     eventKey(queued.eventId),
   ]);
   if (!assignment.value || !isClaimable(assignment.value, nowMs)) return null;
-  if (event.value?.event.resolution.resolutionStatus !== "unresolved") return null;
+  if (!event.value || event.value.retired || event.value.event.resolution.resolutionStatus !== "unresolved") {
+    return null;
+  }
   return { assignment: assignment as Deno.KvEntry<Assignment>, miner, event: event.value };
 }
 

@@ -174,12 +174,14 @@ adapterTest("retire takes unleased work out of the queue; ensure brings it back"
   assert.equal(await storage.assignments.retire({}), 0);
 });
 
-adapterTest("assignments of ended or resolved events are never claimed", async ({ storage }) => {
+adapterTest("assignments of ended, resolved or retired events are never claimed", async ({ storage }) => {
   const { events } = await seedQueue(storage, { miners: 1, events: 1 });
   const nowMs = Date.now();
   const ended = { ...events[0]!, id: "polymarket-ended", endDate: new Date(nowMs - 1_000).toISOString() };
-  await putEvents(storage, [ended, resolved(events[0]!, nowMs)], nowMs);
-  await storage.assignments.ensure([targetFor(0, ended)]);
+  const sample = { ...events[0]!, id: "sample-1", source: "sample" };
+  await putEvents(storage, [ended, resolved(events[0]!, nowMs), sample], nowMs);
+  assert.equal(await storage.events.retireSource("sample", nowMs), 1);
+  await storage.assignments.ensure([targetFor(0, ended), targetFor(0, sample)]);
   assert.deepEqual(await storage.assignments.claim("5Validator", LONG_LEASE), { kind: "none" });
   assert.equal(await storage.assignments.retire({ ended: true }), 1, "the resolved event has not ended");
   assert.equal((await storage.assignments.get(idOf(targetFor(0, ended))))?.status, "retired");

@@ -78,7 +78,8 @@ CREATE TABLE IF NOT EXISTS prediction_traces (
 );
 
 -- The claimable assignment of miner p_miner (agent version p_version) whose event ends soonest,
--- whose event is stored, unresolved and not ended: an available one, or one whose lease expired.
+-- whose event is stored, live (events.retired, migration 011; function bodies are resolved when
+-- first run), unresolved and not ended: an available one, or one whose lease expired.
 -- p_priority: fresh runs (round > 0) only. NULL when there is none. Takes no locks.
 CREATE OR REPLACE FUNCTION next_assignment(p_miner TEXT, p_version TEXT, p_now BIGINT, p_priority BOOLEAN)
 RETURNS TEXT LANGUAGE plpgsql STABLE AS $$
@@ -88,19 +89,19 @@ BEGIN
       WHERE a.miner_hotkey = p_miner AND a.round > 0 AND a.status IN ('available', 'in_progress')
         AND (a.status = 'available' OR a.lease_expires_at_ms <= p_now)
         AND a.agent_version_id = p_version AND a.event_ends_at_ms > p_now
-        AND e.body #>> '{resolution,resolutionStatus}' = 'unresolved'
+        AND e.body #>> '{resolution,resolutionStatus}' = 'unresolved' AND NOT e.retired
       ORDER BY a.event_ends_at_ms, a.id LIMIT 1);
   END IF;
   RETURN (SELECT c.id FROM (
     (SELECT a.id, a.event_ends_at_ms FROM assignments a JOIN events e ON e.id = a.event_id
       WHERE a.miner_hotkey = p_miner AND a.status = 'available' AND a.agent_version_id = p_version
-        AND a.event_ends_at_ms > p_now AND e.body #>> '{resolution,resolutionStatus}' = 'unresolved'
+        AND a.event_ends_at_ms > p_now AND e.body #>> '{resolution,resolutionStatus}' = 'unresolved' AND NOT e.retired
       ORDER BY a.event_ends_at_ms, a.id LIMIT 1)
     UNION ALL
     (SELECT a.id, a.event_ends_at_ms FROM assignments a JOIN events e ON e.id = a.event_id
       WHERE a.miner_hotkey = p_miner AND a.status = 'in_progress' AND a.lease_expires_at_ms <= p_now
         AND a.agent_version_id = p_version AND a.event_ends_at_ms > p_now
-        AND e.body #>> '{resolution,resolutionStatus}' = 'unresolved'
+        AND e.body #>> '{resolution,resolutionStatus}' = 'unresolved' AND NOT e.retired
       ORDER BY a.event_ends_at_ms, a.id LIMIT 1)
   ) c ORDER BY c.event_ends_at_ms, c.id LIMIT 1);
 END;
