@@ -215,18 +215,17 @@ async function queued(kv: Deno.Kv, index: string, hotkey: string, keep: (entry: 
   return ids;
 }
 
-/** Retires a miner's unleased assignments: all, of older versions only, or of ended events only. */
+/** Retires a miner's unleased assignments: all, or those of older versions only. */
 async function retireQueued(
   kv: Deno.Kv,
   hotkey: string,
-  options: { now: Clock; supersededOnly?: boolean; endedOnly?: boolean },
+  options: { now: Clock; supersededOnly?: boolean },
 ): Promise<number> {
   const miner = (await kv.get<MinerEntry>(minerKey(hotkey))).value;
   const nowMs = options.now();
   const keep = (entry: QueueEntry) =>
     entry.claimableAtMs <= nowMs &&
-    (!options.supersededOnly || entry.agentVersionId !== miner?.agentVersionId) &&
-    (!options.endedOnly || entry.eventEndsAtMs <= nowMs);
+    (!options.supersededOnly || entry.agentVersionId !== miner?.agentVersionId);
   const ids = [
     ...await queued(kv, "asg_available", hotkey, keep),
     ...await queued(kv, "asg_leased", hotkey, keep),
@@ -245,6 +244,20 @@ async function disableMiner(kv: Deno.Kv, hotkey: string): Promise<void> {
   throw new Error(`Cannot retire miner ${hotkey}: its record is too contended`);
 }
 
+/** Unleased assignments whose event has ended by `nowMs`, from the global queue indexes. */
+async function endedIds(kv: Deno.Kv, nowMs: number): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const entry of kv.list<QueueEntry>({ prefix: ["asg_open"] })) {
+    if (entry.value.eventEndsAtMs > nowMs) break;
+    ids.push(entry.value.agentPredictionId);
+  }
+  for await (const entry of kv.list<QueueEntry>({ prefix: ["asg_expiry"] })) {
+    if (entry.value.claimableAtMs > nowMs) break;
+    if (entry.value.eventEndsAtMs <= nowMs) ids.push(entry.value.agentPredictionId);
+  }
+  return ids;
+}
+
 export async function retireAssignments(kv: Deno.Kv, scope: RetireScope, now: Clock): Promise<number> {
   let retired = 0;
   for (const hotkey of scope.minerHotkeys ?? []) {
@@ -256,10 +269,6 @@ export async function retireAssignments(kv: Deno.Kv, scope: RetireScope, now: Cl
     for await (const entry of kv.list({ prefix: ["asg_event", eventId] })) ids.push(entry.key[3] as string);
     retired += await retireIds(kv, ids, now);
   }
-  if (scope.ended) {
-    for await (const entry of kv.list<MinerEntry>({ prefix: ["asg_miner"] })) {
-      retired += await retireQueued(kv, entry.value.hotkey, { now, endedOnly: true });
-    }
-  }
+  if (scope.ended) retired += await retireIds(kv, await endedIds(kv, now()), now);
   return retired;
 }

@@ -114,17 +114,38 @@ export async function ensureAssignments(
   return total;
 }
 
-/** Retires the unleased assignments of `scope`: available ones and those whose lease has expired. */
+/**
+ * Retires the unleased assignments of `scope` (available ones and those whose lease has expired),
+ * one statement per part so that each reads its own index, in one pipelined transaction; miners
+ * are marked ineligible before their assignments are touched (the lock order of docs/assignments.md).
+ */
 export async function retireAssignments(sql: Sql, scope: RetireScope): Promise<number> {
   const eventIds = [...(scope.eventIds ?? [])];
   const hotkeys = [...(scope.minerHotkeys ?? [])];
-  const ended = scope.ended ?? false;
-  if (eventIds.length === 0 && hotkeys.length === 0 && !ended) return 0;
-  const [, retired] = await sql.begin((tx) => [
-    tx`UPDATE assignment_miners SET eligible = false WHERE miner_hotkey = ANY(${hotkeys}::text[])`,
-    tx`UPDATE assignments a SET status = 'retired'
-      WHERE ${sql.unsafe(UNLEASED)} AND (a.event_id = ANY(${eventIds}::text[])
-        OR a.miner_hotkey = ANY(${hotkeys}::text[]) OR (${ended} AND a.event_ends_at_ms <= storage_now_ms()))`,
+  const unleased = sql.unsafe(UNLEASED);
+  if (eventIds.length === 0 && hotkeys.length === 0 && !scope.ended) return 0;
+  if (hotkeys.length > 0) {
+    await sql`UPDATE assignment_miners SET eligible = false WHERE miner_hotkey = ANY(${hotkeys}::text[])`;
+  }
+  const results = await sql.begin((tx) => [
+    ...(eventIds.length > 0
+      ? [
+        tx`UPDATE assignments a SET status = 'retired' WHERE a.event_id = ANY(${eventIds}::text[]) AND ${unleased}`,
+      ]
+      : []),
+    ...(hotkeys.length > 0
+      ? [
+        tx`UPDATE assignments a SET status = 'retired' WHERE a.miner_hotkey = ANY(${hotkeys}::text[]) AND ${unleased}`,
+      ]
+      : []),
+    ...(scope.ended
+      ? [
+        tx`UPDATE assignments a SET status = 'retired'
+          WHERE a.status = 'available' AND a.event_ends_at_ms <= storage_now_ms()`,
+        tx`UPDATE assignments a SET status = 'retired' WHERE a.status = 'in_progress'
+          AND a.lease_expires_at_ms <= storage_now_ms() AND a.event_ends_at_ms <= storage_now_ms()`,
+      ]
+      : []),
   ]);
-  return retired.count;
+  return results.reduce((sum, result) => sum + result.count, 0);
 }
