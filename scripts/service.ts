@@ -5,6 +5,7 @@ import { ActorSystem } from "../actors/runtime/mod.ts";
 import { LeaseLostError, type PeriodicJob, Scheduler } from "../actors/runtime/mod.ts";
 import { type AppEnv, createApp } from "../routes/app.ts";
 import type { Storage } from "../storage/storage.ts";
+import type { NonceStore } from "../storage/nonce_store.ts";
 import type { Config } from "./config.ts";
 import { openStorage } from "./open_storage.ts";
 import { type Catalog, createCatalog } from "./catalog.ts";
@@ -56,23 +57,21 @@ export interface ServiceOptions {
   metagraphSource?: MetagraphSource;
   /** Use this price source instead of the configured one. */
   priceSource?: PriceSource;
-  /**
-   * Uses signature nonces up (DESIGN §4 step 7); default `withoutNonceStore`, which refuses every
-   * signed request that gets that far.
-   */
+  /** Uses signature nonces up (DESIGN §4 step 7); default: the storage's shared nonce store. */
   consumeNonce?: ConsumeNonce;
 }
 
 /**
- * Step 7 of DESIGN §4 while the service has no shared nonce store: a signed request that passed
- * every earlier check is refused with 503 `not_ready`, never accepted without replay protection.
+ * Step 7 of DESIGN §4: a signature's nonce is used up in shared storage (so across instances),
+ * kept for twice the signature window; a replay answers 401 `nonce_reused`.
  */
-export const withoutNonceStore: ConsumeNonce = () =>
-  Promise.reject(
-    new ServiceError("not_ready", "Signed requests need the shared nonce store, which is not set up", {
-      retryAfterSeconds: 60,
-    }),
-  );
+export function nonceConsumer(nonces: NonceStore, windowMs: number): ConsumeNonce {
+  return async (hotkey, nonce) => {
+    if (!(await nonces.consume(hotkey, nonce, { ttlMs: 2 * windowMs }))) {
+      throw new ServiceError("nonce_reused", "This nonce was already used by this hotkey");
+    }
+  };
+}
 
 /** Builds a service instance from validated config. Nothing runs until `start()`. */
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
@@ -130,7 +129,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const signatures = {
     verify: await loadSr25519Verify({ log }),
     windowMs: config.FGW_SIG_WINDOW_MS,
-    consumeNonce: options.consumeNonce ?? withoutNonceStore,
+    consumeNonce: options.consumeNonce ?? nonceConsumer(storage.nonces, config.FGW_SIG_WINDOW_MS),
   };
   const jobs: PeriodicJob[] = [
     catalog.ingestion,

@@ -7,7 +7,6 @@ import {
   minerOrg,
   SUBMIT_AGENT,
   syncMetagraph,
-  testNonces,
   uploadInit,
 } from "../support/agents.ts";
 import { openTestService, type TestService } from "../support/test_service.ts";
@@ -22,7 +21,7 @@ const METAGRAPH = metagraphWith([MINER.hotkey, OTHER.hotkey]);
 
 /** A service whose synced metagraph holds MINER and OTHER; MINER is registered to a funded org. */
 async function signedService(): Promise<TestService> {
-  const service = await openTestService({ env: ENV, metagraphSource: METAGRAPH, consumeNonce: testNonces() });
+  const service = await openTestService({ env: ENV, metagraphSource: METAGRAPH });
   await syncMetagraph(service);
   await minerOrg(service.request, [MINER.hotkey]);
   return service;
@@ -74,7 +73,6 @@ Deno.test("a metagraph never synced or stale fails a signed upload closed with 5
   await using service = await openTestService({
     env: ENV,
     metagraphSource: METAGRAPH,
-    consumeNonce: testNonces(),
   });
   await minerOrg(service.request, [MINER.hotkey]);
   const body = JSON.stringify({ code: agentCode() });
@@ -93,15 +91,6 @@ Deno.test("a metagraph never synced or stale fails a signed upload closed with 5
   const { apiKey } = await minerOrg(service.request, [OTHER.hotkey]);
   const keyed = await send(service, body, { authorization: `Bearer ${apiKey}` });
   assert.equal(keyed.status, 201, await keyed.text());
-});
-
-Deno.test("without a shared nonce store, a signed upload that passes every other check gets 503 not_ready", async () => {
-  await using service = await openTestService({ env: ENV, metagraphSource: METAGRAPH });
-  await syncMetagraph(service);
-  await minerOrg(service.request, [MINER.hotkey]);
-  const body = JSON.stringify({ code: agentCode() });
-  await expectError(await send(service, body, signed(service, MINER, body)), 503, "not_ready");
-  assert.deepEqual(await service.storage.agents.listVersions(MINER.hotkey), []);
 });
 
 Deno.test("a replayed nonce gets 401 nonce_reused; a signature that fails does not use the nonce up", async () => {

@@ -1,6 +1,4 @@
 import assert from "node:assert/strict";
-import type { ConsumeNonce } from "../../routes/middleware/miner_signature_auth.ts";
-import { ServiceError } from "../../actors/kernel/mod.ts";
 import type { MetagraphSnapshot, MetagraphSource } from "../../actors/validators/mod.ts";
 import { addCredits, adminInit, createOrg, issueKey, type Requester } from "./access.ts";
 import { runJobOnce } from "./jobs.ts";
@@ -52,20 +50,6 @@ export async function minerOrg(
   };
   const { apiKey } = await issueKey(request, orgId, terms);
   return { orgId, apiKey };
-}
-
-/**
- * Single-use nonces kept in this process: a stand-in for the shared nonce store (DESIGN §4 step
- * 7) in the route tests, which are about the order and outcome of the checks on one instance.
- */
-export function testNonces(): ConsumeNonce {
-  const used = new Set<string>();
-  return (hotkey, nonce) => {
-    const key = `${hotkey}\u0000${nonce}`;
-    if (used.has(key)) return Promise.reject(new ServiceError("nonce_reused", "The nonce was used before"));
-    used.add(key);
-    return Promise.resolve();
-  };
 }
 
 /** A metagraph source holding one neuron per hotkey (uids 0, 1, …). */
