@@ -22,8 +22,9 @@ import type { ApiKeyMessages, CountKeyUse } from "../actors/keys/mod.ts";
 import { creditRoutes } from "./billing/credits.ts";
 import { httpMetrics } from "./middleware/http_metrics.ts";
 import { metricsRoutes } from "./metrics.ts";
-import type { MetagraphView } from "../actors/validators/mod.ts";
+import type { MetagraphView, SignatureGuard, ValidatorDesk } from "../actors/validators/mod.ts";
 import { adminMetagraphRoutes } from "./validators/admin_metagraph.ts";
+import { validatorRoutes } from "./validators/validators.ts";
 import type { AskMiner } from "../actors/agents/mod.ts";
 import type { Sr25519Verify } from "../actors/validators/mod.ts";
 import { type ConsumeNonce, minerSignatureAccess } from "./middleware/miner_signature_auth.ts";
@@ -51,6 +52,10 @@ export interface AppDeps {
   /** Asks a miner's MinerActor (agent versions). */
   askMiner: AskMiner;
   signatures: SignatureDeps;
+  /** DESIGN §4's checks of validator-signed requests (SignatureGuard). */
+  signatureGuard: SignatureGuard;
+  /** Leases and prediction submissions of the validator loop. */
+  validators: ValidatorDesk;
 }
 
 /** What sr25519 request signatures need besides the request (DESIGN §4, docs/signatures.md). */
@@ -106,6 +111,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     rememberSecrets: deps.http.rememberKeySecrets,
   });
   app.route("/v1/credits", creditRoutes({ access }));
+  app.route(
+    "/v1/validators",
+    validatorRoutes({ guard: deps.signatureGuard, desk: deps.validators, clock: deps.clock }),
+  );
   app.route("/admin/v1", adminKeyRoutes({ ...deps, keys: deps.storage.apiKeys, orgs: deps.storage.orgs }));
   const orgs = deps.storage.orgs;
   const signature = minerSignatureAccess({

@@ -96,6 +96,19 @@ export const configSchema = z.object({
   /** Per-miner daily cap on validator completions, micro-credits (decimal digits). */
   FGW_VALIDATOR_DAILY_CAP_MICRO: z.string().regex(/^[0-9]{1,18}$/, "must be decimal digits (micro-credits)")
     .default("5000000").transform((digits) => BigInt(digits)),
+  /** How long a validator holds a leased assignment (docs/assignments.md). */
+  FGW_LEASE_MS: intMs(600_000),
+  /** How long after its lease expired the holder may still submit, while nobody re-claimed it. */
+  FGW_LEASE_GRACE_MS: z.coerce.number().int().min(0).max(MAX_TIMER_MS).default(60_000),
+  /** Least stake (rao, a decimal integer) a validator hotkey needs besides its permit. */
+  FGW_VALIDATOR_MIN_STAKE_RAO: z.string().regex(/^[0-9]{1,30}$/, "Expected a non-negative integer (rao)")
+    .default("0").transform((value) => BigInt(value)),
+  /** Most live leases one validator hotkey may hold at once. */
+  FGW_VALIDATOR_MAX_LEASES: z.coerce.number().int().min(1).max(1_000_000).default(256),
+  /** Signed requests per minute one validator hotkey may make, across instances. */
+  FGW_VALIDATOR_RPM: z.coerce.number().int().min(1).max(10_000_000).default(6_000),
+  /** How often assignments are brought in line with miners, agents and the event pool. */
+  FGW_ASSIGNMENT_SYNC_MS: intMs(30_000),
 }).refine((c) => c.FGW_STORAGE !== "postgres" || c.DATABASE_URL !== undefined, {
   message: "DATABASE_URL is required when FGW_STORAGE=postgres",
   path: ["DATABASE_URL"],

@@ -5,7 +5,6 @@ import { ActorSystem } from "../actors/runtime/mod.ts";
 import { LeaseLostError, type PeriodicJob, Scheduler } from "../actors/runtime/mod.ts";
 import { type AppEnv, createApp } from "../routes/app.ts";
 import type { Storage } from "../storage/storage.ts";
-import type { NonceStore } from "../storage/nonce_store.ts";
 import type { Config } from "./config.ts";
 import { openStorage } from "./open_storage.ts";
 import { type Catalog, createCatalog } from "./catalog.ts";
@@ -14,12 +13,17 @@ import { apiKeyActorKind, keyUsageCounter, rateLimitPurgeJob } from "../actors/k
 import { type AskOrg, orgActorKind, orgAsker } from "../actors/billing/mod.ts";
 import { holdExpiryJob } from "../actors/billing/mod.ts";
 import type { MetagraphSource } from "../actors/validators/mod.ts";
+import {
+  AssignmentSyncJob,
+  loadSr25519Verify,
+  noncePurgeJob,
+  SignatureGuard,
+  ValidatorDesk,
+} from "../actors/validators/mod.ts";
 import { createMetagraph, type Metagraph } from "./metagraph.ts";
 import type { PriceSource, PriceView } from "../actors/prices/mod.ts";
 import { createPrices } from "./prices.ts";
 import { type AskMiner, minerActorKind, minerAsker } from "../actors/agents/mod.ts";
-import { loadSr25519Verify } from "../actors/validators/mod.ts";
-import { ServiceError } from "../actors/kernel/mod.ts";
 import type { ConsumeNonce } from "../routes/middleware/miner_signature_auth.ts";
 
 /** A wired service instance: storage, actors, periodic jobs and the HTTP app. */
@@ -38,6 +42,10 @@ export interface Service {
   askOrg: AskOrg;
   /** Asks a miner's MinerActor on this instance. */
   askMiner: AskMiner;
+  /** DESIGN §4's checks of signed requests on this instance (the signature routes' middleware uses it). */
+  signatureGuard: SignatureGuard;
+  /** Brings assignments in line with miners, agents and the event pool (a periodic job). */
+  assignmentSync: AssignmentSyncJob;
   /** Starts periodic jobs and housekeeping timers. */
   start(): void;
   /** Stops timers and jobs, drains mailboxes, closes storage. */
@@ -57,20 +65,11 @@ export interface ServiceOptions {
   metagraphSource?: MetagraphSource;
   /** Use this price source instead of the configured one. */
   priceSource?: PriceSource;
-  /** Uses signature nonces up (DESIGN §4 step 7); default: the storage's shared nonce store. */
+  /**
+   * Uses signature nonces up on the miner upload route (DESIGN §4 step 7); default: the shared
+   * `NonceStore`, through this instance's `SignatureGuard` (the same nonces as validator routes).
+   */
   consumeNonce?: ConsumeNonce;
-}
-
-/**
- * Step 7 of DESIGN §4: a signature's nonce is used up in shared storage (so across instances),
- * kept for twice the signature window; a replay answers 401 `nonce_reused`.
- */
-export function nonceConsumer(nonces: NonceStore, windowMs: number): ConsumeNonce {
-  return async (hotkey, nonce) => {
-    if (!(await nonces.consume(hotkey, nonce, { ttlMs: 2 * windowMs }))) {
-      throw new ServiceError("nonce_reused", "This nonce was already used by this hotkey");
-    }
-  };
 }
 
 /** Builds a service instance from validated config. Nothing runs until `start()`. */
@@ -116,6 +115,43 @@ export async function createService(config: Config, options: ServiceOptions = {}
     onRefreshError: () => metrics.storageError("prices_view"),
     ...(options.priceSource ? { source: options.priceSource } : {}),
   });
+  const signatureGuard = new SignatureGuard({
+    view: metagraph.view,
+    nonces: storage.nonces,
+    rates: storage.rateLimits,
+    orgs,
+    clock,
+    verify: await loadSr25519Verify({ log }),
+    settings: {
+      windowMs: config.FGW_SIG_WINDOW_MS,
+      minStakeRao: config.FGW_VALIDATOR_MIN_STAKE_RAO,
+      validatorRpm: config.FGW_VALIDATOR_RPM,
+    },
+  });
+  const validators = new ValidatorDesk({
+    assignments: storage.assignments,
+    agents: storage.agents,
+    events: storage.events,
+    clock,
+    settings: {
+      leaseMs: config.FGW_LEASE_MS,
+      graceMs: config.FGW_LEASE_GRACE_MS,
+      maxLeases: config.FGW_VALIDATOR_MAX_LEASES,
+    },
+  });
+  const assignmentSync = new AssignmentSyncJob({
+    assignments: storage.assignments,
+    orgs,
+    agents: storage.agents,
+    metagraph: metagraph.view,
+    metagraphStore: storage.metagraph,
+    netuid: config.FGW_NETUID,
+    catalog: catalog.view,
+    pool: catalog.routes.pool,
+    intervalMs: config.FGW_ASSIGNMENT_SYNC_MS,
+    clock,
+    log,
+  });
   const askMiner = minerAsker(
     actors,
     actors.register(minerActorKind({
@@ -129,12 +165,15 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const signatures = {
     verify: await loadSr25519Verify({ log }),
     windowMs: config.FGW_SIG_WINDOW_MS,
-    consumeNonce: options.consumeNonce ?? nonceConsumer(storage.nonces, config.FGW_SIG_WINDOW_MS),
+    consumeNonce: options.consumeNonce ??
+      ((hotkey: string, nonce: string) => signatureGuard.consumeNonce(hotkey, nonce)),
   };
   const jobs: PeriodicJob[] = [
     catalog.ingestion,
     metagraph.sync,
+    assignmentSync,
     rateLimitPurgeJob(storage.rateLimits),
+    noncePurgeJob(storage.nonces),
     holdExpiryJob({ billing, askOrg, intervalMs: config.FGW_HOLD_EXPIRY_INTERVAL_MS, log }),
     prices.job,
   ];
@@ -182,6 +221,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     countKeyUse,
     askMiner,
     signatures,
+    signatureGuard,
+    validators,
   });
   return {
     app,
@@ -194,6 +235,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     prices: prices.view,
     askOrg,
     askMiner,
+    signatureGuard,
+    assignmentSync,
     start() {
       const failed = (error: unknown) => {
         metrics.storageError("catalog_view");

@@ -19,3 +19,7 @@ export * from "./file_metagraph_source.ts";
 export * from "./subtensor_metagraph_source.ts";
 export * from "./metagraph_sync_job.ts";
 export * from "./metagraph_view.ts";
+export * from "./signature_guard.ts";
+export * from "./nonce_purge_job.ts";
+export * from "./validator_desk.ts";
+export * from "./assignment_sync_job.ts";

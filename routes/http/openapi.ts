@@ -12,11 +12,25 @@ import { invalidInput, singleValuedQuery } from "./validation.ts";
 
 /**
  * Who may call a route: anyone (`public`), anyone and never IP-throttled (`probe`: health checks),
- * the operator's admin token (`admin`, checked for all of `/admin/v1` in the route table), or an
+ * the operator's admin token (`admin`, checked for all of `/admin/v1` in the route table), an
  * API key holding `apiKey` (the scope), checked by `apiKeyAuth` on this route — or, with
- * `signature`, that request-signature scheme instead of the key (`keyOrSignature`).
+ * `signature`, that request-signature scheme instead of the key (`keyOrSignature`) — or a request
+ * signature alone (`{ signature }`, built by `signatureAccess`: DESIGN §4's checks around the body).
  */
-export type Access = "public" | "probe" | "admin" | KeyAccess;
+export type Access = "public" | "probe" | "admin" | KeyAccess | SignatureOnly;
+
+/** A route that takes an sr25519 request signature and nothing else (the validator routes). */
+export interface SignatureOnly {
+  signature: SignatureAccess;
+}
+
+function isKeyAccess(access: Access): access is KeyAccess {
+  return typeof access === "object" && "apiKey" in access;
+}
+
+function signatureOf(access: Access): SignatureAccess | undefined {
+  return typeof access === "object" ? access.signature : undefined;
+}
 
 /** An API key with a scope, optionally or a request signature. */
 export interface KeyAccess {
@@ -143,8 +157,16 @@ export function openapiSelfParsed<E extends Env>(
   app.on(method, [path], handler);
 }
 
-/** Key authentication, or the key-or-signature pair whose second half runs after the body gate. */
-function authMiddleware(access: KeyAccess): { before: MiddlewareHandler[]; after: MiddlewareHandler[] } {
+/**
+ * Key authentication, the key-or-signature pair, or the signature alone; the second half of a
+ * signature runs after the body gate (it covers the raw body bytes, which the gate caps).
+ */
+function authMiddleware(
+  access: KeyAccess | SignatureOnly,
+): { before: MiddlewareHandler[]; after: MiddlewareHandler[] } {
+  if (!isKeyAccess(access)) {
+    return { before: [access.signature.beforeBody], after: [access.signature.afterBody] };
+  }
   const keyAuth = apiKeyAuth({ scope: access.apiKey, access: access.keys });
   if (!access.signature) return { before: [keyAuth], after: [] };
   const { before, after } = keyOrSignature(keyAuth, access.signature);
@@ -159,8 +181,9 @@ function impliedErrors(access: Access, request: RouteConfig["request"]): ErrorCo
   const codes: ErrorCode[] = ["internal_error"];
   if (access !== "probe") codes.push("rate_limited");
   if (access === "admin") codes.push("unauthenticated", "not_found");
-  if (typeof access === "object") codes.push("unauthenticated", "wrong_auth_scheme", "insufficient_scope");
-  if (typeof access === "object") codes.push(...ASKS_ACTOR, ...access.signature?.errors ?? []);
+  if (isKeyAccess(access)) codes.push("unauthenticated", "wrong_auth_scheme", "insufficient_scope");
+  if (isKeyAccess(access)) codes.push(...ASKS_ACTOR);
+  codes.push(...signatureOf(access)?.errors ?? []);
   if (request?.query) codes.push("invalid_request");
   if (request?.params) codes.push("not_found");
   if (request?.body) codes.push("invalid_request", "unsupported_media_type", "payload_too_large");
@@ -169,11 +192,10 @@ function impliedErrors(access: Access, request: RouteConfig["request"]): ErrorCo
 
 function securityOf(access: Access): RouteConfig["security"] {
   if (access === "admin") return [{ [SECURITY.admin]: [] }];
-  if (typeof access === "object") {
-    const signature = access.signature ? [{ [SECURITY[access.signature.role]]: [] }] : [];
-    return [{ [SECURITY.apiKey]: [access.apiKey] }, ...signature];
-  }
-  return undefined;
+  const signature = signatureOf(access);
+  const signed = signature ? [{ [SECURITY[signature.role]]: [] }] : [];
+  if (isKeyAccess(access)) return [{ [SECURITY.apiKey]: [access.apiKey] }, ...signed];
+  return signature ? signed : undefined;
 }
 
 type Responses = RouteConfig["responses"];
@@ -181,12 +203,14 @@ type Responses = RouteConfig["responses"];
 /** The headers every response of a route carries (`status` undefined: a success). */
 function headersOf(access: Access, status?: number): Record<string, { $ref: string }> {
   const headers: Record<string, { $ref: string }> = { [HEADER.requestId]: headerRef(HEADER.requestId) };
-  if (typeof access === "object" && status !== 401) {
+  if (isKeyAccess(access) && status !== 401) {
     headers[HEADER.rateLimitLimit] = headerRef(HEADER.rateLimitLimit);
     headers[HEADER.rateLimitRemaining] = headerRef(HEADER.rateLimitRemaining);
   }
   if (status === 429 || status === 503) headers[HEADER.retryAfter] = headerRef(HEADER.retryAfter);
-  if (status === 401) headers[HEADER.wwwAuthenticate] = headerRef(HEADER.wwwAuthenticate);
+  if (status === 401 && (typeof access !== "object" || isKeyAccess(access))) {
+    headers[HEADER.wwwAuthenticate] = headerRef(HEADER.wwwAuthenticate);
+  }
   return headers;
 }
 

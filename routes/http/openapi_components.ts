@@ -14,7 +14,8 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   insufficient_credits: "the organisation's available balance cannot cover the call",
   insufficient_scope: "the API key lacks the scope the route needs (`details.requiredScope`)",
   hotkey_not_in_metagraph: "the signing hotkey is not in the metagraph",
-  validator_permit_required: "the signing hotkey has no validator permit",
+  validator_permit_required:
+    "the signing hotkey has no validator permit, or its stake is below `FGW_VALIDATOR_MIN_STAKE_RAO`",
   miner_not_registered: "the miner hotkey is not registered to an organisation",
   wrong_auth_scheme: "a request signature was sent to an API-key route, or the reverse, or both at once",
   not_found: "no such resource (an id that cannot name one is not found either)",
@@ -24,8 +25,8 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   lease_not_held: "the caller does not hold the lease",
   payload_too_large: "the body is over its limit (`details.maxBytes`)",
   unsupported_media_type: "the body is not sent as `Content-Type: application/json`",
-  rate_limited: "a rate limit (per API key, per client address, or a miner's agent upload cooldown) is " +
-    "spent; wait `Retry-After` seconds",
+  rate_limited: "a rate limit (per API key, per client address, per validator hotkey, a validator's " +
+    "live-lease cap, or a miner's agent upload cooldown) is spent; wait `Retry-After` seconds",
   upstream_error: "the upstream provider failed; the call is not charged",
   upstream_timeout: "the upstream provider did not answer in time; the call is not charged",
   metagraph_unavailable: "the metagraph is not synced: signature routes fail closed",

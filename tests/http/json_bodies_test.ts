@@ -16,6 +16,13 @@ const VALID_BODIES: Record<string, unknown> = {
 const ADMIN = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
 /**
+ * Routes behind a validator signature alone: their checks run before the body's (an API key or
+ * admin token there is 403 `wrong_auth_scheme`), so their bodies are tested with signed requests
+ * in tests/validators/.
+ */
+const SIGNED_BODY_ROUTES = ["post /v1/validators/prediction"];
+
+/**
  * An admin-enabled service with one org (`{orgId}` of a path names it) and the credentials of each
  * route: the admin token, or for the agent upload a `predictions:write` key of a funded miner's org.
  */
@@ -37,7 +44,10 @@ async function postRoutes(service: TestService) {
     item.post ? [{ path, operation: item.post, key: `post ${path}` }] : []
   );
   return {
-    withBody: posts.filter(({ operation }) => operation.requestBody),
+    signed: posts.filter(({ key }) => SIGNED_BODY_ROUTES.includes(key)),
+    withBody: posts.filter(({ operation, key }) =>
+      operation.requestBody && !SIGNED_BODY_ROUTES.includes(key)
+    ),
     withoutBody: posts.filter(({ operation }) => !operation.requestBody),
   };
 }
@@ -50,9 +60,10 @@ async function expectError(response: Response, status: number, code: string, whe
 Deno.test("every JSON body is declared required and strict, and each route has a valid sample here", async () => {
   const { service } = await serviceWithOrg();
   await using _ = service;
-  const { withBody } = await postRoutes(service);
+  const { withBody, signed } = await postRoutes(service);
   assert.deepEqual(withBody.map(({ key }) => key).toSorted(), Object.keys(VALID_BODIES).toSorted());
-  for (const { key, operation } of withBody) {
+  assert.deepEqual(signed.map(({ key }) => key), SIGNED_BODY_ROUTES);
+  for (const { key, operation } of [...withBody, ...signed]) {
     assert.equal(operation.requestBody?.required, true, key);
     const schema = operation.requestBody?.content["application/json"]?.schema as Record<string, unknown>;
     assert.equal(schema.additionalProperties, false, `${key}: unknown fields refused`);

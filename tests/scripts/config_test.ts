@@ -56,6 +56,22 @@ Deno.test("an empty environment gives the documented defaults", () => {
   assert.equal(config.FGW_PROVIDERS_FILE, undefined);
   assert.equal(config.FGW_GATEWAY_MAX_BODY_BYTES, 1_048_576);
   assert.equal(config.FGW_VALIDATOR_DAILY_CAP_MICRO, 5_000_000n);
+  assert.equal(config.FGW_LEASE_MS, 600_000);
+  assert.equal(config.FGW_LEASE_GRACE_MS, 60_000);
+  assert.equal(config.FGW_VALIDATOR_MIN_STAKE_RAO, 0n);
+  assert.equal(config.FGW_VALIDATOR_MAX_LEASES, 256);
+  assert.equal(config.FGW_VALIDATOR_RPM, 6_000);
+  assert.equal(config.FGW_ASSIGNMENT_SYNC_MS, 30_000);
+});
+
+Deno.test("validator settings: stake in rao beyond 2^53 is exact; a negative or fractional stake is refused", () => {
+  const config = loadConfig({ FGW_VALIDATOR_MIN_STAKE_RAO: "18446744073709551615", FGW_LEASE_GRACE_MS: "0" });
+  assert.equal(config.FGW_VALIDATOR_MIN_STAKE_RAO, 18_446_744_073_709_551_615n);
+  assert.equal(config.FGW_LEASE_GRACE_MS, 0);
+  for (const bad of ["-1", "1.5", "1e9"]) {
+    assert.throws(() => loadConfig({ FGW_VALIDATOR_MIN_STAKE_RAO: bad }), /FGW_VALIDATOR_MIN_STAKE_RAO/);
+  }
+  assert.throws(() => loadConfig({ FGW_VALIDATOR_MAX_LEASES: "0" }), /FGW_VALIDATOR_MAX_LEASES/);
 });
 
 Deno.test("gateway settings are read from their environment strings, and bad ones refused", () => {

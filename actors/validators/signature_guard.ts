@@ -1,0 +1,218 @@
+import { type Clock, isoAt, ServiceError } from "../kernel/mod.ts";
+import { secondsUntilReset, windowAt } from "../keys/mod.ts";
+import type { NonceStore } from "../../storage/nonce_store.ts";
+import type { OrgStore } from "../../storage/org_store.ts";
+import type { RateLimitStore } from "../../storage/rate_limit_store.ts";
+import type { StoredNeuron } from "../../storage/metagraph_store.ts";
+import type { SignatureRole } from "./canonical_message.ts";
+import { type HeaderSource, parseSignatureHeaders, type SignatureHeaders } from "./signature_headers.ts";
+import { checkWindow, verifySignature } from "./signed_request.ts";
+import type { Sr25519Verify } from "./sr25519.ts";
+import type { MetagraphStatus, MetagraphView } from "./metagraph_view.ts";
+
+/** What a signature route asks of its callers beyond a good signature (DESIGN §4, §6). */
+export interface SignaturePolicy {
+  role: SignatureRole;
+  /**
+   * `required`: the request names a miner in `x-miner-hotkey` (validator gateway route), which must
+   * be registered to an organisation (step 9). Otherwise the header is only a line of the message.
+   */
+  minerHotkey?: "required";
+  /**
+   * `skip_metagraph`: while the metagraph has never synced, steps 3–5 are skipped and the request
+   * goes on (scored-predictions answers an empty list, DESIGN §6). A stale metagraph still refuses.
+   */
+  neverSynced?: "skip_metagraph";
+}
+
+export interface SignatureSettings {
+  /** Allowed |now − timestamp| (`FGW_SIG_WINDOW_MS`). */
+  windowMs: number;
+  /** Least stake of a validator, rao (`FGW_VALIDATOR_MIN_STAKE_RAO`). */
+  minStakeRao: bigint;
+  /** Signed requests per minute per validator hotkey, across instances (`FGW_VALIDATOR_RPM`). */
+  validatorRpm: number;
+}
+
+export interface SignatureGuardDeps {
+  view: MetagraphView;
+  nonces: NonceStore;
+  rates: RateLimitStore;
+  orgs: Pick<OrgStore, "minerRegistration">;
+  clock: Clock;
+  verify: Sr25519Verify;
+  settings: SignatureSettings;
+}
+
+/** A request past steps 1–5: its headers are well formed, in time, and the signer may call. */
+export interface AdmittedSignature {
+  headers: SignatureHeaders;
+  policy: SignaturePolicy;
+  /** The signer's neuron; null only when the metagraph checks were skipped (never synced). */
+  neuron: StoredNeuron | null;
+  metagraph: MetagraphStatus;
+}
+
+/** A request past every step: who signed it, for whom, and the raw body the signature covers. */
+export interface SignedCaller {
+  role: SignatureRole;
+  hotkey: string;
+  neuron: StoredNeuron | null;
+  /** `never_synced` only on a route that skips the metagraph checks then. */
+  metagraph: MetagraphStatus;
+  /** The miner the request names and its organisation (`minerHotkey: "required"`, or the miner role). */
+  miner: { hotkey: string; orgId: string } | null;
+  /** The raw body bytes the signature covers (empty when none). */
+  body: Uint8Array;
+}
+
+/** What the signature covers besides the headers. */
+export interface SignedParts {
+  method: string;
+  target: string;
+  body: Uint8Array;
+}
+
+/** The rate-limit bucket of a validator hotkey's signed requests. */
+export function validatorBucket(hotkey: string): string {
+  return `validator:${hotkey}`;
+}
+
+/** Extra life of a nonce beyond twice the window: room for clock differences between instances. */
+export const NONCE_SKEW_MARGIN_MS = 60_000;
+
+/**
+ * The nine checks of DESIGN §4 for signed requests, in their order: headers well formed →
+ * timestamp window → metagraph fresh → hotkey in the metagraph → validator permit and stake →
+ * signature → nonce consumed (shared storage) → per-hotkey rate (validators, shared storage) →
+ * named miner registered to an organisation. `admit` runs steps 1–5 (no body needed), `complete`
+ * steps 6–9. Fails closed: an error of the metagraph, nonce, rate or registration storage
+ * propagates (the request is refused with 500), never skips a step.
+ */
+export class SignatureGuard {
+  readonly #deps: SignatureGuardDeps;
+
+  constructor(deps: SignatureGuardDeps) {
+    this.#deps = deps;
+  }
+
+  get settings(): SignatureSettings {
+    return this.#deps.settings;
+  }
+
+  /** Steps 1–5. */
+  admit(source: HeaderSource, policy: SignaturePolicy): AdmittedSignature {
+    const { clock, settings, view } = this.#deps;
+    const headers = parseSignatureHeaders(source, policy.role);
+    if (policy.minerHotkey === "required" && headers.minerHotkey === null) {
+      throw new ServiceError("invalid_request", "This route needs the x-miner-hotkey header", {
+        details: {
+          fields: [{ field: "x-miner-hotkey", problem: "Required: the miner the request acts for" }],
+        },
+      });
+    }
+    const nowMs = clock();
+    checkWindow(headers, { nowMs, windowMs: settings.windowMs });
+    const metagraph = view.status(nowMs);
+    if (metagraph === "never_synced" && policy.neverSynced === "skip_metagraph") {
+      return { headers, policy, neuron: null, metagraph };
+    }
+    view.requireFresh(nowMs);
+    const neuron = this.#neuron(headers.hotkey);
+    if (policy.role === "validator") this.#requirePermit(neuron);
+    return { headers, policy, neuron, metagraph };
+  }
+
+  /** Steps 6–9 for a request `admit` let through. */
+  async complete(admitted: AdmittedSignature, parts: SignedParts): Promise<SignedCaller> {
+    const { headers, policy } = admitted;
+    verifySignature(headers, parts, this.#deps);
+    await this.consumeNonce(headers.hotkey, headers.nonce);
+    if (policy.role === "validator") await this.#countRequest(headers.hotkey);
+    const minerHotkey = policy.role === "miner"
+      ? headers.hotkey
+      : policy.minerHotkey === "required"
+      ? headers.minerHotkey
+      : null;
+    const miner = minerHotkey === null ? null : await this.registeredMiner(minerHotkey);
+    return {
+      role: policy.role,
+      hotkey: headers.hotkey,
+      neuron: admitted.neuron,
+      metagraph: admitted.metagraph,
+      miner,
+      body: parts.body,
+    };
+  }
+
+  /**
+   * Steps 3–4 alone (the miner upload route's `SignerGate`): the metagraph is fresh, else 503
+   * `metagraph_unavailable`, and holds `hotkey`, else 403 `hotkey_not_in_metagraph`.
+   */
+  checkSigner(hotkey: string): Promise<void> {
+    try {
+      this.#deps.view.requireFresh(this.#deps.clock());
+      this.#neuron(hotkey);
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * Step 7: uses `nonce` up for `hotkey`, atomically across instances, for twice the window plus
+   * `NONCE_SKEW_MARGIN_MS`; a nonce in use → 401 `nonce_reused`.
+   */
+  async consumeNonce(hotkey: string, nonce: string): Promise<void> {
+    const ttlMs = 2 * this.#deps.settings.windowMs + NONCE_SKEW_MARGIN_MS;
+    if (await this.#deps.nonces.consume(hotkey, nonce, { ttlMs })) return;
+    throw new ServiceError("nonce_reused", "The request nonce was already used by this hotkey");
+  }
+
+  /** Step 9: the organisation `minerHotkey` is registered to, else 403 `miner_not_registered`. */
+  async registeredMiner(minerHotkey: string): Promise<{ hotkey: string; orgId: string }> {
+    const registration = await this.#deps.orgs.minerRegistration(minerHotkey);
+    if (registration) return { hotkey: minerHotkey, orgId: registration.orgId };
+    throw new ServiceError("miner_not_registered", "The miner hotkey is not registered to an organisation", {
+      details: { minerHotkey },
+    });
+  }
+
+  #neuron(hotkey: string): StoredNeuron {
+    const neuron = this.#deps.view.neuron(hotkey);
+    if (neuron) return neuron;
+    throw new ServiceError("hotkey_not_in_metagraph", "The signing hotkey is not in the subnet's metagraph", {
+      details: { hotkey, netuid: this.#deps.view.netuid },
+    });
+  }
+
+  #requirePermit(neuron: StoredNeuron): void {
+    const { minStakeRao } = this.#deps.settings;
+    if (neuron.validatorPermit && neuron.stakeRao >= minStakeRao) return;
+    const message = neuron.validatorPermit
+      ? `The signing hotkey's stake is below the minimum of ${minStakeRao} rao`
+      : "The signing hotkey has no validator permit";
+    throw new ServiceError("validator_permit_required", message, {
+      details: {
+        validatorPermit: neuron.validatorPermit,
+        stakeRao: String(neuron.stakeRao),
+        minStakeRao: String(minStakeRao),
+      },
+    });
+  }
+
+  async #countRequest(hotkey: string): Promise<void> {
+    const { clock, rates, settings } = this.#deps;
+    const nowMs = clock();
+    const window = windowAt(nowMs);
+    const count = await rates.hit(validatorBucket(hotkey), {
+      windowStartMs: window.startMs,
+      windowMs: window.endMs - window.startMs,
+    });
+    if (count <= settings.validatorRpm) return;
+    throw new ServiceError("rate_limited", "Signed request rate of this validator hotkey exceeded", {
+      retryAfterSeconds: secondsUntilReset(window, nowMs),
+      details: { limit: settings.validatorRpm, windowResetsAt: isoAt(window.endMs) },
+    });
+  }
+}

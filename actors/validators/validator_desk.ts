@@ -1,0 +1,166 @@
+import { base64 } from "@scure/base";
+import { utf8ToBytes } from "@noble/hashes/utils.js";
+import { type Clock, isoAt, ServiceError } from "../kernel/mod.ts";
+import { validityReasons } from "../scoring/mod.ts";
+import type { AgentStore } from "../../storage/agent_store.ts";
+import type { AssignmentStore, Claimed } from "../../storage/assignment_store.ts";
+import type { PredictionValidation, ReportedPrediction } from "../../storage/assignment_record.ts";
+import type { EventRecord } from "../../storage/event_record.ts";
+import type { EventStore } from "../../storage/event_store.ts";
+
+export interface LeaseSettings {
+  /** Lease length (`FGW_LEASE_MS`), on the storage's clock. */
+  leaseMs: number;
+  /** How long after expiry the holder may still submit while nobody re-claimed it (`FGW_LEASE_GRACE_MS`). */
+  graceMs: number;
+  /** Most live leases per validator hotkey (`FGW_VALIDATOR_MAX_LEASES`). */
+  maxLeases: number;
+}
+
+export interface ValidatorDeskDeps {
+  assignments: AssignmentStore;
+  agents: Pick<AgentStore, "get">;
+  events: Pick<EventStore, "get">;
+  clock: Clock;
+  settings: LeaseSettings;
+}
+
+/** A leased assignment as `GET /v1/validators/agent-and-event` hands it out (DESIGN §6). */
+export interface LeasedAssignment {
+  agentPredictionId: string;
+  status: "in_progress";
+  leasedAt: string;
+  leaseExpiresAt: string;
+  /** The event as `/v1/events` renders it, as it was when the lease was taken. */
+  event: EventRecord;
+  miner: { uid: number; hotkey: string };
+  agent: { versionId: string; sha256: string; sizeBytes: number; uploadedAt: string; code: string };
+}
+
+export type LeaseReply =
+  | { assignment: LeasedAssignment }
+  | { assignment: null; reason: "none_available" };
+
+/** A prediction submission (spec §2), its body already in the spec's shape. */
+export interface Submission {
+  agentPredictionId: string;
+  prediction: ReportedPrediction;
+  reasoningTrace: { schemaVersion: string; trace: Record<string, unknown> };
+}
+
+export interface SubmissionAck {
+  ok: true;
+  agentPredictionId: string;
+  status: "queued";
+}
+
+/** `Retry-After` of a validator at its live-lease cap: a lease ends at its holder's submission. */
+export const LEASE_CAP_RETRY_AFTER_SECONDS = 10;
+
+/**
+ * The validator loop's two writes. Leases are arbitrated by the `AssignmentStore` (one atomic
+ * step on the storage's clock, any number of instances), so this desk keeps no state: it claims,
+ * attaches the agent's code, and on submission checks validity and hands the prediction to the
+ * store, which accepts it only from the lease holder and never twice.
+ */
+export class ValidatorDesk {
+  readonly #deps: ValidatorDeskDeps;
+
+  constructor(deps: ValidatorDeskDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * Claims at most one assignment for `validatorHotkey`; 429 `rate_limited` (with `Retry-After`)
+   * when it already holds `maxLeases` live leases.
+   */
+  async lease(validatorHotkey: string): Promise<LeaseReply> {
+    const { assignments, settings } = this.#deps;
+    const claim = await assignments.claim(validatorHotkey, {
+      leaseMs: settings.leaseMs,
+      maxLive: settings.maxLeases,
+    });
+    if (claim.kind === "none") return { assignment: null, reason: "none_available" };
+    if (claim.kind === "limit") {
+      throw new ServiceError("rate_limited", "This validator holds the most live leases it may hold", {
+        retryAfterSeconds: LEASE_CAP_RETRY_AFTER_SECONDS,
+        details: { liveLeases: claim.live, maxLeases: settings.maxLeases },
+      });
+    }
+    return { assignment: await this.#render(claim) };
+  }
+
+  /**
+   * Stores a prediction for the lease `validatorHotkey` holds. The server fixes the scored inputs
+   * that depend on time (DESIGN §6): `predictedAt` is `receivedAtMs`, the prices at prediction
+   * are the lease snapshot's (the store takes them from the lease). Validity (SCORING.md) is
+   * decided here and stored with the prediction: an invalid prediction is kept, not refused.
+   * 404 `not_found` for an unknown id, 409 `lease_not_held` for anyone but the holder (or the
+   * holder too late); a retry by the validator that submitted gets the same ack.
+   */
+  async submit(
+    validatorHotkey: string,
+    submission: Submission,
+    receivedAtMs: number,
+  ): Promise<SubmissionAck> {
+    const { assignments, events, settings } = this.#deps;
+    const id = submission.agentPredictionId;
+    const assignment = await assignments.get(id);
+    if (!assignment) throw new ServiceError("not_found", `No assignment ${id}`);
+    const stored = await events.get(assignment.eventId);
+    if (!stored) throw new Error(`Assignment ${id} names event ${assignment.eventId}, which is not stored`);
+    await assignments.submit(id, {
+      validatorHotkey,
+      graceMs: settings.graceMs,
+      receivedAtMs,
+      prediction: submission.prediction,
+      validation: predictionValidation(submission.prediction, stored.event, receivedAtMs),
+      trace: submission.reasoningTrace,
+    });
+    return { ok: true, agentPredictionId: id, status: "queued" };
+  }
+
+  async #render(claim: Claimed): Promise<LeasedAssignment> {
+    const { assignment, event } = claim;
+    const agent = await this.#deps.agents.get(assignment.agentVersionId);
+    if (!agent) throw new Error(`Assignment ${assignment.agentPredictionId} names a missing agent version`);
+    return {
+      agentPredictionId: assignment.agentPredictionId,
+      status: "in_progress",
+      leasedAt: isoAt(assignment.lease.leasedAtMs),
+      leaseExpiresAt: isoAt(assignment.lease.expiresAtMs),
+      event,
+      miner: { uid: assignment.minerUid, hotkey: assignment.minerHotkey },
+      agent: {
+        versionId: agent.versionId,
+        sha256: agent.sha256,
+        sizeBytes: agent.sizeBytes,
+        uploadedAt: isoAt(agent.createdAtMs),
+        code: base64.encode(utf8ToBytes(agent.code)),
+      },
+    };
+  }
+}
+
+/**
+ * The stored validity of a prediction (spec §2 `predictionValidation`): every failed rule of
+ * SCORING.md in its order, judged against the event as stored now and the server's receipt time.
+ */
+export function predictionValidation(
+  prediction: ReportedPrediction,
+  event: EventRecord,
+  receivedAtMs: number,
+): PredictionValidation {
+  const reasons = validityReasons({
+    predictionIsInvalid: prediction.executionMetadata.predictionIsInvalid,
+    outcomeProbabilities: prediction.outcomeProbabilities,
+    predictedOutcomeId: prediction.predictedOutcomeId,
+    confidence: prediction.confidence,
+    predictedAt: isoAt(receivedAtMs),
+  }, event);
+  return {
+    isValid: reasons.length === 0,
+    reasons,
+    rawObserved: { prediction: prediction.predictedOutcomeId, confidence: String(prediction.confidence) },
+  };
+}
