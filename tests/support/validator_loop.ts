@@ -128,7 +128,8 @@ export function poolEvents(count: number, nowMs: number, prefix = "ev"): EventRe
 
 export interface LoopOptions {
   validators: readonly Signer[];
-  miners: readonly Signer[];
+  /** Miners, or how many (named `miner-<i>`). */
+  miners: readonly Signer[] | number;
   events: number;
   env?: Record<string, string>;
   storage?: Storage;
@@ -150,7 +151,10 @@ export interface Loop {
  * database server's), and sets the loop up through the admin API and storage.
  */
 export async function openLoop(options: LoopOptions): Promise<Loop> {
-  const source = settableSource(loopMetagraph(options.validators, options.miners.map((m) => m.hotkey)));
+  const miners = typeof options.miners === "number"
+    ? Array.from({ length: options.miners }, (_, index) => testSigner(`miner-${index}`))
+    : options.miners;
+  const source = settableSource(loopMetagraph(options.validators, miners.map((m) => m.hotkey)));
   const service = await openTestService({
     env: { FGW_ADMIN_TOKEN: ADMIN_TOKEN, ...options.env },
     clock: new ManualClock(Date.now()),
@@ -161,7 +165,7 @@ export async function openLoop(options: LoopOptions): Promise<Loop> {
   const events = poolEvents(options.events, nowMs);
   await putEvents(service.storage, events, nowMs);
   const orgId = await createOrg(service.request, "Miners Inc");
-  for (const [index, miner] of options.miners.entries()) {
+  for (const [index, miner] of miners.entries()) {
     await registerMiner(service.request, orgId, miner.hotkey);
     await uploadAgent(service.storage, miner.hotkey, agentCode(`miner-${index}`), nowMs);
   }
@@ -172,4 +176,43 @@ export async function openLoop(options: LoopOptions): Promise<Loop> {
   };
   await sync();
   return { service, source, orgId, events, sync };
+}
+
+/**
+ * A second service instance of `loop` on `storage` (another handle on the same store): its own
+ * actors, caches and metagraph view (refreshed from storage), the same settings and clock.
+ */
+export async function openSecondInstance(loop: Loop, storage: Storage, env: Record<string, string> = {}) {
+  const service = await openTestService({
+    env: { FGW_ADMIN_TOKEN: ADMIN_TOKEN, ...env },
+    clock: loop.service.clock,
+    metagraphSource: loop.source,
+    storage,
+  });
+  await service.metagraph.view.refresh();
+  return service;
+}
+
+/** A well-formed submission for `event`: a valid binary prediction of its first outcome. */
+export function submissionFor(
+  agentPredictionId: string,
+  event: EventRecord,
+  overrides: Record<string, unknown> = {},
+) {
+  const [yes, no] = event.outcomes.map((outcome) => outcome.outcomeId);
+  return {
+    agentPredictionId,
+    prediction: {
+      schemaVersion: "1.0",
+      submittedAt: "2026-11-20T12:00:00.000Z",
+      predictionType: "binary",
+      predictedOutcomeId: yes!,
+      confidence: 0.7,
+      outcomeProbabilities: { [yes!]: 0.7, [no!]: 0.3 },
+      outcomePricesAtPrediction: { [yes!]: 0.11, [no!]: 0.89 },
+      executionMetadata: { predictionIsInvalid: false, runtimeMs: 1200 },
+      ...overrides,
+    },
+    reasoningTrace: { schemaVersion: "1.0", trace: { steps: ["looked at the market"] } },
+  };
 }

@@ -1,10 +1,16 @@
 import assert from "node:assert/strict";
 import { base64 } from "@scure/base";
 const bytesToUtf8 = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-import type { EventRecord } from "../../storage/event_record.ts";
 import { LeaseReplySchema, SubmissionAckSchema } from "../../routes/validators/validators_api.ts";
 import { errorCode } from "../support/access.ts";
-import { agentCode, type Loop, openLoop, signedInit, testSigner } from "../support/validator_loop.ts";
+import {
+  agentCode,
+  type Loop,
+  openLoop,
+  signedInit,
+  submissionFor,
+  testSigner,
+} from "../support/validator_loop.ts";
 
 const VALIDATOR = testSigner("validator-0");
 const OTHER_VALIDATOR = testSigner("validator-1");
@@ -20,30 +26,6 @@ async function lease(loop: Loop, signer = VALIDATOR) {
   const body = await response.json();
   assert.equal(response.status, 200, JSON.stringify(body));
   return LeaseReplySchema.parse(body);
-}
-
-/** A well-formed submission for `event`: a valid binary prediction of its first outcome. */
-export function submissionFor(
-  agentPredictionId: string,
-  event: EventRecord,
-  overrides: Record<string, unknown> = {},
-) {
-  const [yes, no] = event.outcomes.map((outcome) => outcome.outcomeId);
-  return {
-    agentPredictionId,
-    prediction: {
-      schemaVersion: "1.0",
-      submittedAt: "2026-11-20T12:00:00.000Z",
-      predictionType: "binary",
-      predictedOutcomeId: yes!,
-      confidence: 0.7,
-      outcomeProbabilities: { [yes!]: 0.7, [no!]: 0.3 },
-      outcomePricesAtPrediction: { [yes!]: 0.11, [no!]: 0.89 },
-      executionMetadata: { predictionIsInvalid: false, runtimeMs: 1200 },
-      ...overrides,
-    },
-    reasoningTrace: { schemaVersion: "1.0", trace: { steps: ["looked at the market"] } },
-  };
 }
 
 async function submit(loop: Loop, body: unknown, signer = VALIDATOR): Promise<Response> {
