@@ -127,8 +127,13 @@ export class SignatureGuard {
   async complete(admitted: AdmittedSignature, parts: SignedParts): Promise<SignedCaller> {
     const { headers, policy } = admitted;
     verifySignature(headers, parts, this.#deps);
-    await this.consumeNonce(headers.hotkey, headers.nonce);
-    if (policy.role === "validator") await this.#countRequest(headers.hotkey);
+    // Steps 7 and 8 in one round trip's time: a replay answers nonce_reused whatever its count
+    // (it only adds one to its hotkey's count, as a refused request over the rate does).
+    const nonce = this.consumeNonce(headers.hotkey, headers.nonce);
+    const rate = policy.role === "validator" ? this.#countRequest(headers.hotkey) : Promise.resolve();
+    const [used, counted] = await Promise.allSettled([nonce, rate]);
+    if (used.status === "rejected") throw used.reason;
+    if (counted.status === "rejected") throw counted.reason;
     const minerHotkey = policy.role === "miner"
       ? headers.hotkey
       : policy.minerHotkey === "required"

@@ -1,4 +1,5 @@
 import { base64 } from "@scure/base";
+import { LRUCache } from "lru-cache";
 import { utf8ToBytes } from "@noble/hashes/utils.js";
 import { type Clock, isoAt, ServiceError } from "../kernel/mod.ts";
 import { validityReasons } from "../scoring/mod.ts";
@@ -54,6 +55,11 @@ export interface SubmissionAck {
   status: "queued";
 }
 
+type RenderedAgent = LeasedAssignment["agent"];
+
+/** Agents kept rendered (code in base64) by version id, at most this many bytes of code. */
+const AGENT_CACHE_BYTES = 64 * 2 ** 20;
+
 /** `Retry-After` of a validator at its live-lease cap: a lease ends at its holder's submission. */
 export const LEASE_CAP_RETRY_AFTER_SECONDS = 10;
 
@@ -65,6 +71,14 @@ export const LEASE_CAP_RETRY_AFTER_SECONDS = 10;
  */
 export class ValidatorDesk {
   readonly #deps: ValidatorDeskDeps;
+  /** An agent version never changes (its id names its code), so a rendered one is reused. */
+  readonly #agents = new LRUCache<string, RenderedAgent>({
+    maxSize: AGENT_CACHE_BYTES,
+    sizeCalculation: (agent) => agent.code.length + 256,
+  });
+
+  /** The event of each assignment leased here (identity: never changes), for its submission. */
+  readonly #eventOf = new LRUCache<string, string>({ max: 100_000 });
 
   constructor(deps: ValidatorDeskDeps) {
     this.#deps = deps;
@@ -105,10 +119,10 @@ export class ValidatorDesk {
   ): Promise<SubmissionAck> {
     const { assignments, events, settings } = this.#deps;
     const id = submission.agentPredictionId;
-    const assignment = await assignments.get(id);
-    if (!assignment) throw new ServiceError("not_found", `No assignment ${id}`);
-    const stored = await events.get(assignment.eventId);
-    if (!stored) throw new Error(`Assignment ${id} names event ${assignment.eventId}, which is not stored`);
+    const eventId = this.#eventOf.get(id) ?? (await assignments.get(id))?.eventId;
+    if (eventId === undefined) throw new ServiceError("not_found", `No assignment ${id}`);
+    const stored = await events.get(eventId);
+    if (!stored) throw new Error(`Assignment ${id} names event ${eventId}, which is not stored`);
     await assignments.submit(id, {
       validatorHotkey,
       graceMs: settings.graceMs,
@@ -122,8 +136,7 @@ export class ValidatorDesk {
 
   async #render(claim: Claimed): Promise<LeasedAssignment> {
     const { assignment, event } = claim;
-    const agent = await this.#deps.agents.get(assignment.agentVersionId);
-    if (!agent) throw new Error(`Assignment ${assignment.agentPredictionId} names a missing agent version`);
+    this.#eventOf.set(assignment.agentPredictionId, assignment.eventId);
     return {
       agentPredictionId: assignment.agentPredictionId,
       status: "in_progress",
@@ -131,14 +144,24 @@ export class ValidatorDesk {
       leaseExpiresAt: isoAt(assignment.lease.expiresAtMs),
       event,
       miner: { uid: assignment.minerUid, hotkey: assignment.minerHotkey },
-      agent: {
-        versionId: agent.versionId,
-        sha256: agent.sha256,
-        sizeBytes: agent.sizeBytes,
-        uploadedAt: isoAt(agent.createdAtMs),
-        code: base64.encode(utf8ToBytes(agent.code)),
-      },
+      agent: await this.#agent(assignment.agentVersionId),
     };
+  }
+
+  async #agent(versionId: string): Promise<RenderedAgent> {
+    const cached = this.#agents.get(versionId);
+    if (cached) return cached;
+    const agent = await this.#deps.agents.get(versionId);
+    if (!agent) throw new Error(`An assignment names a missing agent version: ${versionId}`);
+    const rendered = {
+      versionId: agent.versionId,
+      sha256: agent.sha256,
+      sizeBytes: agent.sizeBytes,
+      uploadedAt: isoAt(agent.createdAtMs),
+      code: base64.encode(utf8ToBytes(agent.code)),
+    };
+    this.#agents.set(versionId, rendered);
+    return rendered;
   }
 }
 
