@@ -93,6 +93,17 @@ Deno.test("a metagraph never synced or stale fails a signed upload closed with 5
   assert.equal(keyed.status, 201, await keyed.text());
 });
 
+Deno.test("by default the upload's nonce is used up in the shared NonceStore: taken once, its replay refused", async () => {
+  await using service = await openTestService({ env: ENV, metagraphSource: METAGRAPH });
+  await syncMetagraph(service);
+  await minerOrg(service.request, [MINER.hotkey]);
+  const body = JSON.stringify({ code: agentCode() });
+  const headers = signed(service, MINER, body);
+  assert.equal((await send(service, body, headers)).status, 201);
+  await expectError(await send(service, body, headers), 401, "nonce_reused");
+  assert.equal((await service.storage.agents.listVersions(MINER.hotkey)).length, 1);
+});
+
 Deno.test("a replayed nonce gets 401 nonce_reused; a signature that fails does not use the nonce up", async () => {
   await using service = await signedService();
   const body = JSON.stringify({ code: agentCode("replay") });
