@@ -57,12 +57,6 @@ adapterTest("api key store lists an org's keys oldest first and no other org's",
 });
 
 adapterTest("api key store changes made on one handle are seen at once on another", async (adapter) => {
-  if (!adapter.concurrent) {
-    console.log(
-      `skipped on ${adapter.kind}: the embedded PGlite serves one connection, so there is no second handle`,
-    );
-    return;
-  }
   const other = await adapter.openAnother();
   await adapter.storage.apiKeys.create(record("k1"));
   assert.equal((await other.apiKeys.get("k1"))?.version, 1);
@@ -80,22 +74,20 @@ adapterTest("rate limit store counts hits per bucket and window", async ({ stora
   assert.equal(await storage.rateLimits.hit("key:a", { windowStartMs: 120_000, windowMs: 60_000 }), 1);
 });
 
-adapterTest("rate limit store counts racing hits from two handles exactly", async (adapter) => {
-  if (!adapter.concurrent) {
-    console.log(
-      `skipped on ${adapter.kind}: the embedded PGlite serves one connection, so there is no second handle`,
+adapterTest(
+  "rate limit store counts racing hits from two handles exactly",
+  { needs: "concurrency" },
+  async (adapter) => {
+    const other = await adapter.openAnother();
+    const handles = [adapter.storage, other];
+    const hits = Array.from(
+      { length: 40 },
+      (_, i) => handles[i % 2]!.rateLimits.hit("key:race", { windowStartMs: 0, windowMs: 60_000 }),
     );
-    return;
-  }
-  const other = await adapter.openAnother();
-  const handles = [adapter.storage, other];
-  const hits = Array.from(
-    { length: 40 },
-    (_, i) => handles[i % 2]!.rateLimits.hit("key:race", { windowStartMs: 0, windowMs: 60_000 }),
-  );
-  const counts = (await Promise.all(hits)).toSorted((a, b) => a - b);
-  assert.deepEqual(counts, Array.from({ length: 40 }, (_, i) => i + 1));
-});
+    const counts = (await Promise.all(hits)).toSorted((a, b) => a - b);
+    assert.deepEqual(counts, Array.from({ length: 40 }, (_, i) => i + 1));
+  },
+);
 
 adapterTest("rate limit store purges ended windows (or lets storage expire them)", async ({ storage }) => {
   await storage.rateLimits.hit("key:a", { windowStartMs: 0, windowMs: 60_000 });
@@ -170,13 +162,8 @@ adapterTest(
 
 adapterTest(
   "billing store countKeyUse racing from two handles counts every hit exactly once",
+  { needs: "concurrency" },
   async (adapter) => {
-    if (!adapter.concurrent) {
-      console.log(
-        `skipped on ${adapter.kind}: the embedded PGlite serves one connection, so there is no second handle`,
-      );
-      return;
-    }
     const other = await adapter.openAnother();
     await adapter.storage.apiKeys.create(record("k1"));
     await createOrgA(adapter.storage);

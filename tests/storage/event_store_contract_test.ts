@@ -3,7 +3,6 @@ import type { StoredEvent } from "../../storage/event_record.ts";
 import type { EventStore } from "../../storage/event_store.ts";
 import { adapterTest } from "../support/adapters.ts";
 import { eventRecord } from "../support/events.ts";
-import { secondInstanceStorage } from "../support/second_instance.ts";
 
 const T0 = Date.UTC(2026, 10, 20, 12);
 
@@ -172,7 +171,7 @@ adapterTest("count counts stored events, not writes", async ({ storage }) => {
 });
 
 adapterTest("two instances writing the same version at once: exactly one write wins", async (adapter) => {
-  const handles = [adapter.storage.events, (await secondInstanceStorage(adapter)).events];
+  const handles = [adapter.storage.events, (await adapter.openAnother()).events];
   const event = eventRecord("polymarket-1", T0);
   const creates = await Promise.all(
     Array.from(
@@ -256,7 +255,7 @@ adapterTest("a setting keeps the first value written", async ({ storage }) => {
 });
 
 adapterTest("instances racing to create a setting all get the one value that won", async (adapter) => {
-  const handles = [adapter.storage.settings, (await secondInstanceStorage(adapter)).settings];
+  const handles = [adapter.storage.settings, (await adapter.openAnother()).settings];
   const candidates = Array.from({ length: 12 }, (_, index) => `candidate-${index}`);
   const values = await Promise.all(
     candidates.map((candidate, index) => handles[index % 2]!.getOrCreate("cursor_secret", candidate)),

@@ -5,44 +5,83 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 /** A fresh, empty PostgreSQL database for one test. */
 export interface TestDatabase {
   url: string;
-  /** True on a real server (DATABASE_URL): real concurrency (PGlite runs one statement at a time). */
-  real: boolean;
   /** Pool size that the server supports. */
   maxConnections: number;
   close(): Promise<void>;
 }
 
-/** True when DATABASE_URL names a real PostgreSQL server. */
-export const hasRealPostgres = Boolean(Deno.env.get("DATABASE_URL"));
+/**
+ * True when DATABASE_URL names a real PostgreSQL server. Without it the tests run on an embedded
+ * PGlite, which executes one statement at a time: handles on it interleave their statements but
+ * never run two at the same instant, so races inside the database cannot happen there.
+ */
+export const realPostgres = Boolean(Deno.env.get("DATABASE_URL"));
 
 /**
- * A throwaway database: a new database on the server at DATABASE_URL when set (CI), else an
- * embedded PGlite served over a local socket, so tests pass on a machine without PostgreSQL.
+ * A throwaway database: a new database on the server at DATABASE_URL when set (CI), else a fresh
+ * `public` schema on this test file's embedded PGlite, so tests pass on a machine without PostgreSQL.
  */
 export async function openTestDatabase(): Promise<TestDatabase> {
   const serverUrl = Deno.env.get("DATABASE_URL");
-  return serverUrl ? await createServerDatabase(serverUrl) : await startPglite();
+  return serverUrl ? await createServerDatabase(serverUrl) : await freshPgliteSchema();
 }
 
 async function createServerDatabase(serverUrl: string): Promise<TestDatabase> {
   const scratch = await createScratchDatabase(serverUrl, { prefix: "fgw_test_" });
-  return { url: scratch.url, real: true, maxConnections: 10, close: scratch.drop };
+  return { url: scratch.url, maxConnections: 10, close: scratch.drop };
 }
 
-async function startPglite(): Promise<TestDatabase> {
+interface EmbeddedServer {
+  db: PGlite;
+  url: string;
+}
+
+/**
+ * This test file's PGlite, started by its first PostgreSQL test (each test file runs in its own
+ * worker, so module state is per file) and left running until the worker ends: starting PGlite
+ * costs about two seconds, a fresh schema a few milliseconds.
+ */
+let embedded: Promise<EmbeddedServer> | undefined;
+/** The database handed out and not yet closed: a PGlite has one schema to give at a time. */
+let inUse = false;
+
+async function startPglite(): Promise<EmbeddedServer> {
   const db = await PGlite.create();
   // The socket server multiplexes its connections through one query queue (transactions keep
   // their connection), so several pools can share it, one statement at a time.
   const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1", maxConnections: 32 });
   await server.start();
   const port = (server as unknown as { port: number }).port;
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    real: false,
-    maxConnections: 4,
-    close: async () => {
-      await server.stop();
-      await db.close();
-    },
-  };
+  return { db, url: `postgres://postgres@127.0.0.1:${port}/postgres` };
+}
+
+/**
+ * Empties the file's PGlite by dropping and recreating its `public` schema (tables, indexes and
+ * the migrations record with it), so the storage under test migrates an empty database. PGlite
+ * serves every connection from ONE session and ignores startup parameters, so a schema per test
+ * selected by `search_path` would be shared by every connection anyway; tests within a file run
+ * one after the other, so one schema, emptied per test, isolates them the same way.
+ */
+async function freshPgliteSchema(): Promise<TestDatabase> {
+  if (inUse) throw new Error("Cannot open a second embedded test database before closing the first");
+  inUse = true;
+  try {
+    embedded ??= startPglite().catch((error) => {
+      embedded = undefined;
+      throw error;
+    });
+    const { db, url } = await embedded;
+    await db.exec("DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;");
+    return {
+      url,
+      maxConnections: 4,
+      close: () => {
+        inUse = false;
+        return Promise.resolve();
+      },
+    };
+  } catch (error) {
+    inUse = false;
+    throw error;
+  }
 }
