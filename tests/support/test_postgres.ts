@@ -1,3 +1,4 @@
+import postgres from "postgres";
 import { createScratchDatabase } from "../../scripts/scratch_database.ts";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
@@ -18,42 +19,99 @@ export interface TestDatabase {
  */
 export const realPostgres = Boolean(Deno.env.get("DATABASE_URL"));
 
-/**
- * A throwaway database: a new database on the server at DATABASE_URL when set (CI), else a fresh
- * `public` schema on this test file's embedded PGlite, so tests pass on a machine without PostgreSQL.
- */
-export async function openTestDatabase(): Promise<TestDatabase> {
-  const serverUrl = Deno.env.get("DATABASE_URL");
-  return serverUrl ? await createServerDatabase(serverUrl) : await freshPgliteSchema();
-}
-
-async function createServerDatabase(serverUrl: string): Promise<TestDatabase> {
-  const scratch = await createScratchDatabase(serverUrl, { prefix: "fgw_test_" });
-  return { url: scratch.url, maxConnections: 10, close: scratch.drop };
-}
-
-interface EmbeddedServer {
-  db: PGlite;
+/** The database one test file's PostgreSQL tests share, emptied before each of them. */
+interface FileDatabase {
   url: string;
+  maxConnections: number;
+  /** Drops and recreates the `public` schema: its tables, indexes and migrations record. */
+  empty(): Promise<void>;
+  close(): Promise<void>;
 }
 
 /**
- * This test file's PGlite, started by its first PostgreSQL test (each test file runs in its own
- * worker, so module state is per file) and left running until the worker ends: starting PGlite
- * costs half a second to two seconds, a fresh schema a few milliseconds.
+ * This test file's database, made by its first PostgreSQL test (each test file runs in its own
+ * worker, so module state is per file) and dropped after its last: a scratch database on the
+ * server at DATABASE_URL (CI), else an embedded PGlite served over a local socket, so tests pass on
+ * a machine without PostgreSQL. Making one costs from a hundred milliseconds (a server under load:
+ * `CREATE DATABASE` copies a template and checkpoints) to two seconds (PGlite); emptying it, a few.
  */
-let embedded: Promise<EmbeddedServer> | undefined;
-/** The database handed out and not yet closed: a PGlite has one schema to give at a time. */
+let fileDatabase: Promise<FileDatabase> | undefined;
+/** A test holds the database: tests within a file run one after the other, so at most one. */
 let inUse = false;
 
-async function startPglite(): Promise<EmbeddedServer> {
+Deno.test.afterAll(async () => {
+  const database = await fileDatabase?.catch(() => undefined);
+  fileDatabase = undefined;
+  await database?.close();
+});
+
+/**
+ * The file's database, emptied, so the storage under test migrates an empty database. One schema
+ * emptied per test rather than a schema per test: PGlite serves every connection from ONE session
+ * and ignores startup parameters, so a `search_path` per test would be shared by every connection.
+ */
+export async function openTestDatabase(): Promise<TestDatabase> {
+  if (inUse) throw new Error("Cannot open a second test database before closing the first");
+  inUse = true;
+  try {
+    fileDatabase ??= makeFileDatabase().catch((error) => {
+      fileDatabase = undefined;
+      throw error;
+    });
+    const database = await fileDatabase;
+    await database.empty();
+    const close = () => {
+      inUse = false;
+      return Promise.resolve();
+    };
+    return { url: database.url, maxConnections: database.maxConnections, close };
+  } catch (error) {
+    inUse = false;
+    throw error;
+  }
+}
+
+function makeFileDatabase(): Promise<FileDatabase> {
+  const serverUrl = Deno.env.get("DATABASE_URL");
+  return serverUrl ? createServerDatabase(serverUrl) : startPglite();
+}
+
+const EMPTY_PUBLIC_SCHEMA = "DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;";
+
+async function createServerDatabase(serverUrl: string): Promise<FileDatabase> {
+  const scratch = await createScratchDatabase(serverUrl, { prefix: "fgw_test_" });
+  const admin = postgres(scratch.url, { max: 1, onnotice: () => {} });
+  return {
+    url: scratch.url,
+    maxConnections: 10,
+    empty: async () => {
+      await admin.unsafe(EMPTY_PUBLIC_SCHEMA);
+    },
+    close: async () => {
+      await admin.end();
+      await scratch.drop();
+    },
+  };
+}
+
+async function startPglite(): Promise<FileDatabase> {
   const db = await createPglite();
   // The socket server multiplexes its connections through one query queue (transactions keep
   // their connection), so several pools can share it, one statement at a time.
   const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1", maxConnections: 32 });
   await server.start();
   const port = (server as unknown as { port: number }).port;
-  return { db, url: `postgres://postgres@127.0.0.1:${port}/postgres` };
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    maxConnections: 4,
+    empty: async () => {
+      await db.exec(EMPTY_PUBLIC_SCHEMA);
+    },
+    close: async () => {
+      await server.stop();
+      await db.close();
+    },
+  };
 }
 
 /**
@@ -86,35 +144,4 @@ async function keepCopy(db: PGlite): Promise<void> {
   const partial = `${INITIALISED_DATA_DIR}.${crypto.randomUUID()}`;
   await Deno.writeFile(partial, dump);
   await Deno.rename(partial, INITIALISED_DATA_DIR);
-}
-
-/**
- * Empties the file's PGlite by dropping and recreating its `public` schema (tables, indexes and
- * the migrations record with it), so the storage under test migrates an empty database. PGlite
- * serves every connection from ONE session and ignores startup parameters, so a schema per test
- * selected by `search_path` would be shared by every connection anyway; tests within a file run
- * one after the other, so one schema, emptied per test, isolates them the same way.
- */
-async function freshPgliteSchema(): Promise<TestDatabase> {
-  if (inUse) throw new Error("Cannot open a second embedded test database before closing the first");
-  inUse = true;
-  try {
-    embedded ??= startPglite().catch((error) => {
-      embedded = undefined;
-      throw error;
-    });
-    const { db, url } = await embedded;
-    await db.exec("DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;");
-    return {
-      url,
-      maxConnections: 4,
-      close: () => {
-        inUse = false;
-        return Promise.resolve();
-      },
-    };
-  } catch (error) {
-    inUse = false;
-    throw error;
-  }
 }
