@@ -1,7 +1,7 @@
 import postgres from "postgres";
 import { createScratchDatabase } from "../../scripts/scratch_database.ts";
 import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { PgliteServer } from "./pglite_server.ts";
 import { tmpdir } from "node:os";
 
 /** A fresh, empty PostgreSQL database for one test. */
@@ -110,19 +110,15 @@ async function createServerDatabase(serverUrl: string): Promise<FileDatabase> {
 
 async function startPglite(): Promise<FileDatabase> {
   const db = await createPglite();
-  // The socket server multiplexes its connections through one query queue (transactions keep
-  // their connection), so several pools can share it, one statement at a time.
-  const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1", maxConnections: 32 });
-  await server.start();
-  const port = (server as unknown as { port: number }).port;
+  const server = new PgliteServer(db);
   return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    url: server.url,
     maxConnections: 4,
     empty: async () => {
       await db.exec(EMPTY_TABLES);
     },
     close: async () => {
-      await server.stop();
+      await server.close();
       await db.close();
     },
   };
