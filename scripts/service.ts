@@ -106,7 +106,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const orgKind = actors.register(orgActorKind({ orgs, billing, clock, holdTtlMs: config.FGW_HOLD_TTL_MS }));
   const askOrg = orgAsker(actors, orgKind);
   const keyActor = actors.register(apiKeyActorKind({ store: storage.apiKeys, clock }));
-  const countKeyUse = keyUsageCounter(actors, billing);
+  const countKeyUse = keyUsageCounter(actors, storage.keyUsage);
   const prices = createPrices(config, {
     storage,
     clock,

@@ -1,5 +1,3 @@
-import type { WindowHits } from "./rate_limit_store.ts";
-
 /** The scopes an API key can carry (spec §5); nothing else is accepted. */
 export const API_KEY_SCOPES = [
   "gateway:write",
@@ -31,7 +29,7 @@ export interface ApiKeyRecord extends ApiKeyTerms {
   secretHash: string;
   /**
    * Read-only: when the key was first used in the latest rate-limit window that counted a use
-   * (so at most one change per key per window). Kept beside the record by `BillingStore.countKeyUse`, never in
+   * (so at most one change per key per window). Kept beside the record by `KeyUsageStore.count`, never in
    * it: using a key does not change the record or its version. `create` and `update` ignore it.
    */
   lastUsedAt?: string;
@@ -53,7 +51,7 @@ export function summarizeApiKey(key: ApiKeyRecord | StoredApiKey): ApiKeySummary
 
 /**
  * Port for API keys. Keys are written only by their ApiKeyActor; the auth path only reads them
- * (their uses are counted by the key's KeyUsageActor through `BillingStore.countKeyUse`, which writes
+ * (their uses are counted by the key's KeyUsageActor through `KeyUsageStore.count`, which writes
  * the rate-limit window and `lastUsedAt`, never the key).
  */
 export interface ApiKeyStore {
@@ -66,12 +64,4 @@ export interface ApiKeyStore {
   delete(keyId: string, expectedVersion: number): Promise<boolean>;
   /** Every key of `orgId` (revoked ones included), oldest first. */
   listByOrg(orgId: string): Promise<StoredApiKey[]>;
-}
-
-/** Uses of one key to count (see `BillingStore.countKeyUse`, asked by the key's KeyUsageActor). */
-export interface KeyUse extends WindowHits {
-  /** The key version the caller checked the secret against. */
-  expectedVersion: number;
-  /** When the first of these uses arrived (epoch ms). */
-  atMs: number;
 }

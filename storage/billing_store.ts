@@ -1,5 +1,3 @@
-import type { KeyUse } from "./api_key_store.ts";
-
 /** The largest amount storage holds (PostgreSQL BIGINT): 2^63 − 1 micro-units. */
 export const MAX_MICRO = 2n ** 63n - 1n;
 
@@ -12,18 +10,6 @@ export interface OrgAccount {
   lastUsageAtMs: number | null;
   /** Starts at 0 and grows by one with every commit; the `seq` of that commit's ledger entry. */
   version: number;
-}
-
-/** Uses of one of `orgId`'s API keys to count (see `BillingStore.countKeyUse`). */
-export interface OrgKeyUse extends KeyUse {
-  orgId: string;
-}
-
-/** A counted use of an org's API key, with the org's account as of the same atomic step. */
-export interface KeyUseCount {
-  /** The window's count including the uses just added. */
-  count: number;
-  account: OrgAccount;
 }
 
 /** Money set aside for an in-flight call until it is settled, released or expires. */
@@ -114,25 +100,14 @@ export interface SeqPage {
 }
 
 /**
- * Port for balances, holds, the ledger and usage, and the counting of API-key uses
- * (`countKeyUse`, asked by each key's KeyUsageActor: it writes rate-limit windows and a key's last
- * use, and only reads the account). Each org's account is written by its OrgActor
+ * Port for balances, holds, the ledger and usage. Each org's account is written by its OrgActor
  * through `commit`, whose conditions the store checks atomically (PostgreSQL: in the UPDATE's
  * WHERE; Deno KV: versionstamp-checked commits, re-read and re-checked after a race). So several
- * service instances sharing one store serialise in the store and never overspend.
+ * service instances sharing one store serialise in the store and never overspend. The account is
+ * also read by `KeyUsageStore.count`, in the step that counts an API key's use.
  */
 export interface BillingStore {
   getAccount(orgId: string): Promise<OrgAccount | null>;
-  /**
-   * Counts uses of one of the org's API keys and reads the org's account, in one atomic step: if
-   * the key is stored for `use.orgId` at `use.expectedVersion`, adds the hits to the key's rate-limit
-   * window (the `keyBucket(keyId)` bucket of the RateLimitStore) and returns the window's count
-   * including them, with the account as that step saw it. Null when the key was changed (rotated,
-   * revoked), deleted or belongs to another org, or the org has no account; nothing is counted
-   * then. The step that opens a window (its first hits) also sets the key's `lastUsedAt` to
-   * `use.atMs`.
-   */
-  countKeyUse(keyId: string, use: OrgKeyUse): Promise<KeyUseCount | null>;
   /**
    * Applies `change` atomically if its conditions hold: the org exists, an added hold fits in the
    * available amount and its id was never used, a removed hold is stored, the entry's reference or

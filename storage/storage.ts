@@ -6,6 +6,7 @@ import type { EventStore } from "./event_store.ts";
 import type { JobLeaseStore } from "./job_lease_store.ts";
 import type { MetagraphStore } from "./metagraph_store.ts";
 import type { NonceStore } from "./nonce_store.ts";
+import type { KeyUsageStore } from "./key_usage_store.ts";
 import type { OrgStore } from "./org_store.ts";
 import type { RateLimitStore } from "./rate_limit_store.ts";
 import type { SettingStore } from "./setting_store.ts";
@@ -18,6 +19,8 @@ export interface Storage {
   readonly settings: SettingStore;
   readonly apiKeys: ApiKeyStore;
   readonly rateLimits: RateLimitStore;
+  /** Counts API-key uses (the authentication step); reads accounts, writes key windows and last use. */
+  readonly keyUsage: KeyUsageStore;
   readonly orgs: OrgStore;
   readonly billing: BillingStore;
   readonly metagraph: MetagraphStore;

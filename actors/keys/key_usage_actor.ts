@@ -1,7 +1,7 @@
 import { balanceOf } from "../billing/mod.ts";
 import type { BalanceReply } from "../billing/mod.ts";
 import type { Actor, ActorSystem, UniformMessages } from "../runtime/mod.ts";
-import type { BillingStore, OrgKeyUse } from "../../storage/billing_store.ts";
+import type { KeyUsageStore, OrgKeyUse } from "../../storage/key_usage_store.ts";
 
 /** A counted use: the window's count including it, and the org's balance read by the same step. */
 export interface KeyUseReply {
@@ -23,15 +23,15 @@ export type KeyUseMessages = UniformMessages<OrgKeyUse, KeyUseReply | null>;
 
 export class KeyUsageActor implements Actor<KeyUseMessages> {
   readonly #keyId: string;
-  readonly #billing: BillingStore;
+  readonly #usage: KeyUsageStore;
 
-  constructor(keyId: string, billing: BillingStore) {
+  constructor(keyId: string, usage: KeyUsageStore) {
     this.#keyId = keyId;
-    this.#billing = billing;
+    this.#usage = usage;
   }
 
   async receive(use: OrgKeyUse): Promise<KeyUseReply | null> {
-    const counted = await this.#billing.countKeyUse(this.#keyId, use);
+    const counted = await this.#usage.count(this.#keyId, use);
     return counted && { count: counted.count, balance: balanceOf(counted.account) };
   }
 }
@@ -40,13 +40,13 @@ export class KeyUsageActor implements Actor<KeyUseMessages> {
 export type CountKeyUse = (keyId: string, use: OrgKeyUse) => Promise<KeyUseReply | null>;
 
 /**
- * Registers the KeyUsageActor kind ("key_usage") on `billing` with `actors` (once per system), and
+ * Registers the KeyUsageActor kind ("key_usage") on `usage` with `actors` (once per system), and
  * returns the `CountKeyUse` that asks it.
  */
-export function keyUsageCounter(actors: ActorSystem, billing: BillingStore): CountKeyUse {
+export function keyUsageCounter(actors: ActorSystem, usage: KeyUsageStore): CountKeyUse {
   const kind = actors.register<KeyUseMessages>({
     name: "key_usage",
-    activate: (keyId) => Promise.resolve(new KeyUsageActor(keyId, billing)),
+    activate: (keyId) => Promise.resolve(new KeyUsageActor(keyId, usage)),
   });
   return (keyId, use) => actors.ask(kind, keyId, use);
 }

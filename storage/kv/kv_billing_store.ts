@@ -4,21 +4,15 @@ import {
   type ExpiredHold,
   type ExpiredPage,
   type Hold,
-  type KeyUseCount,
   type LedgerEntry,
   MAX_MICRO,
   type OrgAccount,
-  type OrgKeyUse,
   type SeqPage,
   type UsageRecord,
 } from "../billing_store.ts";
 import { orgKeys } from "./_org_keys.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
 import { LOST, retryConditional } from "../retry_conditional.ts";
-import type { StoredApiKey } from "../api_key_store.ts";
-import { keyBucket } from "../rate_limit_store.ts";
-import { apiKeyKeys } from "./_api_key_keys.ts";
-import { addHits } from "./kv_rate_limit_store.ts";
 
 /** Re-reads after a commit lost a race with another handle; every lost race means another commit went in. */
 const MAX_ATTEMPTS = 1_000;
@@ -53,30 +47,6 @@ export class KvBillingStore implements BillingStore {
 
   constructor(kv: Deno.Kv) {
     this.#kv = kv;
-  }
-
-  /**
-   * One versionstamp-checked step on the window, guarded by the key record. The account is read in
-   * the same snapshot but not checked by the commit (the count does not depend on it, and a money
-   * commit racing it need not make it retry): the balance returned is the one at the read, which
-   * came after the request arrived. Accounts are never deleted, so one read present stays present.
-   */
-  async countKeyUse(keyId: string, use: OrgKeyUse): Promise<KeyUseCount | null> {
-    const { orgId, expectedVersion, atMs, ...hits } = use;
-    const added = await addHits<OrgAccount>(this.#kv, {
-      ...hits,
-      bucket: keyBucket(keyId),
-      guard: {
-        key: apiKeyKeys.record(keyId),
-        stillValid: (entry) => {
-          const key = entry.value as StoredApiKey | null;
-          return key?.version === expectedVersion && key.orgId === orgId;
-        },
-      },
-      onOpen: { key: apiKeyKeys.lastUsed(keyId), value: atMs },
-      alsoRead: { key: orgKeys.account(orgId), required: true },
-    });
-    return added && { count: added.count, account: added.alsoRead! };
   }
 
   async getAccount(orgId: string): Promise<OrgAccount | null> {

@@ -10,6 +10,7 @@ import { KvMetagraphStore } from "./kv_metagraph_store.ts";
 import { KvAgentStore } from "./kv_agent_store.ts";
 import { KvAssignmentStore } from "./kv_assignment_store.ts";
 import { KvNonceStore } from "./kv_nonce_store.ts";
+import { KvKeyUsageStore } from "./kv_key_usage_store.ts";
 
 /** Opens the Deno KV adapter at `path` (a file, or ":memory:"). */
 export async function openKvStorage(path: string): Promise<Storage> {
@@ -21,6 +22,7 @@ export async function openKvStorage(path: string): Promise<Storage> {
     settings: new KvSettingStore(kv),
     apiKeys: new KvApiKeyStore(kv),
     rateLimits: new KvRateLimitStore(kv),
+    keyUsage: new KvKeyUsageStore(kv),
     orgs: new KvOrgStore(kv),
     billing: new KvBillingStore(kv),
     metagraph: new KvMetagraphStore(kv),

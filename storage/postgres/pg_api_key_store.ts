@@ -37,7 +37,7 @@ function fromRow(row: KeyRow): StoredApiKey {
 /**
  * API keys in PostgreSQL: one row per key, changed by version-checked statements; a key's last
  * use is a row of `api_key_last_used`, written only by the statement that counts uses
- * (`PgBillingStore.countKeyUse`).
+ * (`PgKeyUsageStore.count`).
  */
 export class PgApiKeyStore implements ApiKeyStore {
   readonly #sql: Sql;

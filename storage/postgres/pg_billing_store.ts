@@ -1,5 +1,4 @@
 import type { Fragment, Sql } from "postgres";
-import { countKeyUse } from "./pg_key_use.ts";
 import { ACCOUNT, type AccountRow, toAccount } from "./_pg_account.ts";
 import {
   type AccountChange,
@@ -7,12 +6,10 @@ import {
   type ExpiredHold,
   type ExpiredPage,
   type Hold,
-  type KeyUseCount,
   type LedgerEntry,
   type LedgerKind,
   MAX_MICRO,
   type OrgAccount,
-  type OrgKeyUse,
   type SeqPage,
   type UsageRecord,
   type UsageValue,
@@ -68,10 +65,6 @@ export class PgBillingStore implements BillingStore {
 
   constructor(sql: BigintSql) {
     this.#sql = sql;
-  }
-
-  countKeyUse(keyId: string, use: OrgKeyUse): Promise<KeyUseCount | null> {
-    return countKeyUse(this.#sql, keyId, use);
   }
 
   async getAccount(orgId: string): Promise<OrgAccount | null> {

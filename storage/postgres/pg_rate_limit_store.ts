@@ -11,7 +11,7 @@ export class PgRateLimitStore implements RateLimitStore {
 
   /**
    * Creates the window or adds to its count atomically (`INSERT … ON CONFLICT DO UPDATE`). The
-   * same upsert, guarded by a key check, counts API-key uses (`countKeyUse`, pg_key_use.ts).
+   * same upsert, guarded by a key check, counts API-key uses (`PgKeyUsageStore.count`).
    */
   async hit(bucket: string, at: WindowHits): Promise<number> {
     const { windowStartMs, windowMs } = at;

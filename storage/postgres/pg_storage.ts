@@ -12,6 +12,7 @@ import { PgMetagraphStore } from "./pg_metagraph_store.ts";
 import { PgAgentStore } from "./pg_agent_store.ts";
 import { PgAssignmentStore } from "./pg_assignment_store.ts";
 import { PgNonceStore } from "./pg_nonce_store.ts";
+import { PgKeyUsageStore } from "./pg_key_usage_store.ts";
 
 export interface PgStorageOptions {
   /** Connection pool size. */
@@ -33,6 +34,7 @@ export async function openPgStorage(url: string, options: PgStorageOptions = {})
     settings: new PgSettingStore(sql),
     apiKeys: new PgApiKeyStore(sql),
     rateLimits: new PgRateLimitStore(sql),
+    keyUsage: new PgKeyUsageStore(sql),
     orgs: new PgOrgStore(sql),
     billing: new PgBillingStore(sql),
     metagraph: new PgMetagraphStore(sql),

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { ManualClock } from "../../actors/kernel/mod.ts";
 import { adapterTest } from "../support/adapters.ts";
-import { secondInstanceStorage } from "../support/second_instance.ts";
 import { ADMIN_TOKEN, adminInit, HOTKEY_A } from "../support/access.ts";
 import { agentCode, minerOrg, SUBMIT_AGENT, uploadInit } from "../support/agents.ts";
 import { openTestService, TEST_START_MS } from "../support/test_service.ts";
@@ -14,7 +13,7 @@ adapterTest(
   async (adapter) => {
     const clock = new ManualClock(TEST_START_MS);
     await using a = await openTestService({ env, clock, storage: adapter.storage });
-    await using b = await openTestService({ env, clock, storage: await secondInstanceStorage(adapter) });
+    await using b = await openTestService({ env, clock, storage: await adapter.openAnother() });
     const { apiKey } = await minerOrg(a.request, [HOTKEY_A]);
     const auth = { authorization: `Bearer ${apiKey}` };
     const responses = await Promise.all(

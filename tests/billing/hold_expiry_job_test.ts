@@ -8,7 +8,6 @@ import type { Storage } from "../../storage/storage.ts";
 import { adapterTest } from "../support/adapters.ts";
 import { ledgerSum } from "../support/ledger.ts";
 import { runJobOnce } from "../support/jobs.ts";
-import { secondInstanceStorage } from "../support/second_instance.ts";
 
 /** One service instance's OrgActor asker over `storage`. */
 function asker(storage: Storage, clock: ManualClock): AskOrg {
@@ -95,7 +94,7 @@ adapterTest(
   "settles racing the hold expiry job on another instance charge each call exactly once",
   async (adapter) => {
     const clock = new ManualClock();
-    const second = await secondInstanceStorage(adapter);
+    const second = await adapter.openAnother();
     const [one, two] = [asker(adapter.storage, clock), asker(second, clock)];
     await one("org_a", { type: "create", name: "A" });
     await one("org_a", { type: "credit", amountMicro: 10_000n, reference: "initial" });

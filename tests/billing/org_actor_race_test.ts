@@ -7,7 +7,6 @@ import { MAX_MICRO } from "../../storage/billing_store.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { adapterTest } from "../support/adapters.ts";
 import { ledgerSum } from "../support/ledger.ts";
-import { secondInstanceStorage } from "../support/second_instance.ts";
 
 const ORG = "org_race";
 const CALLS = 200;
@@ -40,7 +39,7 @@ async function settledOutcome(call: Promise<unknown>): Promise<"ok" | "insuffici
 adapterTest("200 reserves raced over two instances succeed exactly K times", async (adapter) => {
   const K = 37n;
   const clock = new ManualClock();
-  const asks = twoInstances(adapter.storage, await secondInstanceStorage(adapter), clock);
+  const asks = twoInstances(adapter.storage, await adapter.openAnother(), clock);
   await asks[0]!(ORG, { type: "create", name: "Race" });
   await asks[1]!(ORG, { type: "credit", amountMicro: K * SIZE, reference: "initial" });
   const outcomes = await Promise.all(
@@ -58,7 +57,7 @@ adapterTest("200 reserves raced over two instances succeed exactly K times", asy
 
 adapterTest("reserve+settle pairs raced over two instances never overspend", async (adapter) => {
   const clock = new ManualClock();
-  const asks = twoInstances(adapter.storage, await secondInstanceStorage(adapter), clock);
+  const asks = twoInstances(adapter.storage, await adapter.openAnother(), clock);
   await asks[0]!(ORG, { type: "create", name: "Race" });
   await asks[0]!(ORG, { type: "credit", amountMicro: 1_000n, reference: "initial" });
   const pair = async (ask: AskOrg, i: number) => {
@@ -83,7 +82,7 @@ adapterTest(
   "settles racing releases of the same holds on another instance still charge every call",
   async (adapter) => {
     const clock = new ManualClock();
-    const [one, two] = twoInstances(adapter.storage, await secondInstanceStorage(adapter), clock) as [
+    const [one, two] = twoInstances(adapter.storage, await adapter.openAnother(), clock) as [
       AskOrg,
       AskOrg,
     ];
@@ -108,7 +107,7 @@ adapterTest(
 
 adapterTest("settles of the same holds on two instances charge each hold exactly once", async (adapter) => {
   const clock = new ManualClock();
-  const [one, two] = twoInstances(adapter.storage, await secondInstanceStorage(adapter), clock) as [
+  const [one, two] = twoInstances(adapter.storage, await adapter.openAnother(), clock) as [
     AskOrg,
     AskOrg,
   ];
@@ -138,7 +137,7 @@ adapterTest(
   "credits raced near 2^63-1 over two instances stop at the maximum without a 500",
   async (adapter) => {
     const clock = new ManualClock();
-    const asks = twoInstances(adapter.storage, await secondInstanceStorage(adapter), clock);
+    const asks = twoInstances(adapter.storage, await adapter.openAnother(), clock);
     await asks[0]!(ORG, { type: "create", name: "Race" });
     await asks[0]!(ORG, { type: "credit", amountMicro: MAX_MICRO - 100n, reference: "initial" });
     const outcomes = await Promise.all(Array.from({ length: 40 }, async (_, i) => {

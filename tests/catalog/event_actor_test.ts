@@ -8,7 +8,6 @@ import type { StoredEvent } from "../../storage/event_record.ts";
 import type { EventStore } from "../../storage/event_store.ts";
 import { adapterTest } from "../support/adapters.ts";
 import { MARKET_NOW_MS, NO, sourceMarket, YES } from "../support/markets.ts";
-import { secondInstanceStorage } from "../support/second_instance.ts";
 
 const RULES: AdmissionRules = {
   minLiquidityUsd: 1_000,
@@ -119,7 +118,7 @@ adapterTest(
   async (adapter) => {
     const clock = new ManualClock(MARKET_NOW_MS);
     const first = recording(adapter.storage.events);
-    const second = recording((await secondInstanceStorage(adapter)).events);
+    const second = recording((await adapter.openAnother()).events);
     const a = instance(first.store, clock);
     const b = instance(second.store, clock);
     assert.deepEqual(await a.observe(priced(0.5)), { outcome: "admitted" });
@@ -145,7 +144,7 @@ adapterTest(
 adapterTest("an instance with a stale cached event never answers unchanged from it", async (adapter) => {
   const clock = new ManualClock(MARKET_NOW_MS);
   const a = instance(adapter.storage.events, clock);
-  const b = instance((await secondInstanceStorage(adapter)).events, clock);
+  const b = instance((await adapter.openAnother()).events, clock);
   await a.observe(priced(0.5));
   await b.get();
   clock.advance(1_000);
@@ -161,7 +160,7 @@ adapterTest("an instance with a stale cached event never answers unchanged from 
 adapterTest("an instance whose cached event is stale reloads it and writes on top", async (adapter) => {
   const clock = new ManualClock(MARKET_NOW_MS);
   const a = instance(adapter.storage.events, clock);
-  const b = instance((await secondInstanceStorage(adapter)).events, clock);
+  const b = instance((await adapter.openAnother()).events, clock);
   await a.observe(priced(0.5));
   await b.get();
   clock.advance(1_000);

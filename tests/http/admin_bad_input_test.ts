@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { adapterTest } from "../support/adapters.ts";
+import { adapterTest, type AdapterUnderTest } from "../support/adapters.ts";
 import { openTestService, type TestService } from "../support/test_service.ts";
 import { ADMIN_TOKEN, adminInit, createOrg, issueKey } from "../support/access.ts";
 
 /** An admin-enabled service on the adapter's storage, with one org and one key. */
-async function serviceOn(adapter: Parameters<Parameters<typeof adapterTest>[1]>[0]) {
+async function serviceOn(adapter: AdapterUnderTest) {
   const service = await openTestService({ storage: adapter.storage, env: { FGW_ADMIN_TOKEN: ADMIN_TOKEN } });
   const orgId = await createOrg(service.request);
   const { key } = await issueKey(service.request, orgId);

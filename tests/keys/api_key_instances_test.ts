@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { ManualClock } from "../../actors/kernel/mod.ts";
 import { adapterTest } from "../support/adapters.ts";
-import { secondInstanceStorage } from "../support/second_instance.ts";
 import { openTestService, TEST_START_MS, type TestService } from "../support/test_service.ts";
 import { ADMIN_TOKEN, adminInit, createOrg, issueKey, keyInit, withCountUse } from "../support/access.ts";
 import type { Storage } from "../../storage/storage.ts";
@@ -21,7 +20,7 @@ async function twoInstances(first: Storage, second: Storage): Promise<[TestServi
 adapterTest(
   "rotate, revoke, delete and expiry on one instance fail 401 at once on the other",
   async (adapter) => {
-    const [a, b] = await twoInstances(adapter.storage, await secondInstanceStorage(adapter));
+    const [a, b] = await twoInstances(adapter.storage, await adapter.openAnother());
     const orgId = await createOrg(a.request);
     const rotated = await issueKey(a.request, orgId);
     const revoked = await issueKey(a.request, orgId);
@@ -93,13 +92,8 @@ async function assertExactlyRpm(responses: Response[]): Promise<void> {
 
 adapterTest(
   "2×rpm requests of several keys raced over two live instances: exactly rpm of each succeed",
+  { needs: "concurrency" },
   async (adapter) => {
-    if (!adapter.concurrent) {
-      console.log(
-        `skipped on ${adapter.kind}: the embedded PGlite serves one connection; set DATABASE_URL to race`,
-      );
-      return;
-    }
     const overlap = new StepOverlap();
     const [a, b] = await twoInstances(
       overlap.watch(adapter.storage),

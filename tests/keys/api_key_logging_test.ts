@@ -4,7 +4,7 @@ import type { LogLine } from "../../actors/kernel/mod.ts";
 import { loadConfig } from "../../scripts/config.ts";
 import { createService } from "../../scripts/service.ts";
 import { openKvStorage } from "../../storage/kv/kv_storage.ts";
-import type { BillingStore } from "../../storage/billing_store.ts";
+import type { KeyUsageStore } from "../../storage/key_usage_store.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { TEST_START_MS } from "../support/test_service.ts";
 import { ADMIN_TOKEN, adminInit, createOrg, issueKey, keyInit, overriding } from "../support/access.ts";
@@ -29,10 +29,9 @@ function flakyKeys(storage: Storage, failing: { on: boolean }): Storage {
   const unavailable = () => Promise.reject(new Error("storage unavailable"));
   const keys = storage.apiKeys;
   const get = (keyId: string) => failing.on ? unavailable() : keys.get(keyId);
-  const real = storage.billing;
-  const countKeyUse: BillingStore["countKeyUse"] = (keyId, use) =>
-    failing.on ? unavailable() : real.countKeyUse(keyId, use);
-  return { ...storage, apiKeys: overriding(keys, { get }), billing: overriding(real, { countKeyUse }) };
+  const real = storage.keyUsage;
+  const count: KeyUsageStore["count"] = (keyId, use) => failing.on ? unavailable() : real.count(keyId, use);
+  return { ...storage, apiKeys: overriding(keys, { get }), keyUsage: overriding(real, { count }) };
 }
 
 Deno.test("no API key or secret ever appears in the log output, even on failures", async () => {

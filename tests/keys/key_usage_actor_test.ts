@@ -4,7 +4,7 @@ import { keyUsageCounter } from "../../actors/keys/mod.ts";
 import { orgActorKind, orgAsker } from "../../actors/billing/mod.ts";
 import { ActorSystem } from "../../actors/runtime/mod.ts";
 import type { ApiKeyRecord } from "../../storage/api_key_store.ts";
-import type { BillingStore } from "../../storage/billing_store.ts";
+import type { KeyUsageStore } from "../../storage/key_usage_store.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { overriding } from "../support/access.ts";
 import { adapterTest } from "../support/adapters.ts";
@@ -44,7 +44,7 @@ adapterTest(
   async ({ storage }) => {
     const system = new ActorSystem({ clock: Date.now });
     await seed(storage, system);
-    const count = keyUsageCounter(system, storage.billing);
+    const count = keyUsageCounter(system, storage.keyUsage);
     const first = await count("k1", { ...USE, orgId: "org_a", hits: 3 });
     assert.deepEqual(first, {
       count: 3,
@@ -66,8 +66,8 @@ adapterTest("keys of one org are counted in parallel, not queued behind each oth
   await seed(storage, system);
   const bothStarted = Promise.withResolvers<void>();
   const inFlight = { now: 0, max: 0 };
-  const real = storage.billing;
-  const countKeyUse: BillingStore["countKeyUse"] = async (keyId, use) => {
+  const real = storage.keyUsage;
+  const countUse: KeyUsageStore["count"] = async (keyId, use) => {
     inFlight.max = Math.max(inFlight.max, ++inFlight.now);
     if (inFlight.now === 2) bothStarted.resolve();
     // Queued steps would never see a second one start: give up waiting after 2 s.
@@ -75,9 +75,9 @@ adapterTest("keys of one org are counted in parallel, not queued behind each oth
     await bothStarted.promise;
     clearTimeout(timer);
     inFlight.now--;
-    return await real.countKeyUse(keyId, use);
+    return await real.count(keyId, use);
   };
-  const count = keyUsageCounter(system, overriding(real, { countKeyUse }));
+  const count = keyUsageCounter(system, overriding(real, { count: countUse }));
   const replies = await Promise.all([
     count("k1", { ...USE, orgId: "org_a" }),
     count("k2", { ...USE, orgId: "org_a" }),

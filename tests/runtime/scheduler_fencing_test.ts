@@ -12,7 +12,6 @@ import {
   START_MS,
   STEP_MS,
 } from "../support/scheduler_runs.ts";
-import { secondInstanceStorage } from "../support/second_instance.ts";
 
 adapterTest(
   "the other instance takes the job over once a crashed holder's lease expires on the storage's clock",
@@ -20,7 +19,7 @@ adapterTest(
     const ledger = new RunLedger();
     const clock = new ManualClock(START_MS);
     const a = instance(adapter.storage, clock, "instance-a", ledger.job("a"), { leaseMs: SHORT_LEASE_MS });
-    const b = instance(await secondInstanceStorage(adapter), clock, "instance-b", ledger.job("b"));
+    const b = instance(await adapter.openAnother(), clock, "instance-b", ledger.job("b"));
     assert.deepEqual(await a.scheduler.tick(), ["sync"]);
     // Instance a crashes here: it never ticks again and never releases its lease.
     await sleep(3 * SHORT_LEASE_MS);
@@ -45,7 +44,7 @@ adapterTest("a run longer than its lease keeps the job while the holder keeps ti
       leaseMs,
     },
   );
-  const b = instance(await secondInstanceStorage(adapter), clock, "instance-b", ledger.job("b"));
+  const b = instance(await adapter.openAnother(), clock, "instance-b", ledger.job("b"));
   const first = a.scheduler.tick();
   await started.promise;
   // Every scheduler step is past half the lease, so each tick of a renews it; the real time (the
@@ -68,7 +67,7 @@ adapterTest(
   async (adapter) => {
     const ledger = new RunLedger();
     const clock = new ManualClock(START_MS);
-    const other = await secondInstanceStorage(adapter);
+    const other = await adapter.openAnother();
     const started = Promise.withResolvers<JobRun>();
     const gate = Promise.withResolvers<void>();
     const writes: Array<[string, boolean]> = [];

@@ -10,13 +10,12 @@ import {
   START_MS,
   twoInstances,
 } from "../support/scheduler_runs.ts";
-import { secondInstanceStorage } from "../support/second_instance.ts";
 
 adapterTest(
   "two instances sharing one store run the job exactly once per interval, never concurrently",
   async (adapter) => {
     const ledger = new RunLedger();
-    const { clock, a, b } = twoInstances(adapter.storage, await secondInstanceStorage(adapter), ledger);
+    const { clock, a, b } = twoInstances(adapter.storage, await adapter.openAnother(), ledger);
     await runUntil(clock, 119_000, [a, b]);
     assert.equal(ledger.runs.length, 12);
     const times = ledger.runs.map((run) => run.split("@")[1]);
@@ -33,7 +32,7 @@ adapterTest(
   "the other instance takes the job over once the holder stops and releases it",
   async (adapter) => {
     const ledger = new RunLedger();
-    const { clock, a, b } = twoInstances(adapter.storage, await secondInstanceStorage(adapter), ledger);
+    const { clock, a, b } = twoInstances(adapter.storage, await adapter.openAnother(), ledger);
     assert.deepEqual(await a.scheduler.tick(), ["sync"]);
     assert.deepEqual(await b.scheduler.tick(), []);
     await runUntil(clock, 15_000, [a, b]);
@@ -79,7 +78,7 @@ adapterTest("a tick while a run is still in flight does not start a second run",
     "instance-a",
     ledger.job("a", () => (started.resolve(), gate.promise)),
   );
-  const b = instance(await secondInstanceStorage(adapter), clock, "instance-b", ledger.job("b"));
+  const b = instance(await adapter.openAnother(), clock, "instance-b", ledger.job("b"));
   const first = a.scheduler.tick();
   await started.promise;
   clock.advance(INTERVAL_MS);
@@ -102,7 +101,7 @@ adapterTest("start runs due jobs on a timer and stop hands the lease over at onc
     jobs: [ledger.job("a", () => Promise.resolve(ran.resolve()))],
     pollMs: 5,
   });
-  const b = instance(await secondInstanceStorage(adapter), clock, "instance-b", ledger.job("b"));
+  const b = instance(await adapter.openAnother(), clock, "instance-b", ledger.job("b"));
   a.start();
   await ran.promise;
   await a.stop();

@@ -3,7 +3,6 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import type { AgentStore, UploadOutcome } from "../../storage/agent_store.ts";
 import { adapterTest } from "../support/adapters.ts";
-import { secondInstanceStorage } from "../support/second_instance.ts";
 
 const AT = Date.UTC(2026, 0, 1);
 const DAY = 86_400_000;
@@ -114,7 +113,7 @@ adapterTest(
 adapterTest(
   "agent store gives exactly one of two racing uploads of one miner, across two handles",
   async (adapter) => {
-    const other = await secondInstanceStorage(adapter);
+    const other = await adapter.openAnother();
     for (let round = 0; round < 5; round++) {
       const miner = round % 2 === 0 ? MINER_A : MINER_B;
       const nowMs = AT + round * 2 * DAY;
@@ -141,7 +140,7 @@ adapterTest(
 );
 
 adapterTest("agent store makes one version of identical code uploaded twice at once", async (adapter) => {
-  const other = await secondInstanceStorage(adapter);
+  const other = await adapter.openAnother();
   const code = "async def agent_main(event):\n    return None\n";
   const outcomes = await Promise.all([
     adapter.storage.agents.upload(MINER_A, agent(code), { nowMs: AT, cooldownMs: 0 }),

@@ -1,8 +1,7 @@
 /**
  * The AssignmentStore contract under concurrency (the rest of the suite is in
  * assignment_store_contract_test.ts): claims, submissions and limits raced on one handle and on two
- * handles (two service instances). On PostgreSQL these race for real only against a server
- * (DATABASE_URL); the embedded PGlite runs one statement at a time.
+ * handles (two service instances). On PostgreSQL these run only against a server (DATABASE_URL).
  */
 import assert from "node:assert/strict";
 import { ServiceError } from "../../actors/kernel/mod.ts";
@@ -12,22 +11,18 @@ import { claimAll, idOf, LONG_LEASE, seedQueue, submission, waitMs } from "../su
 
 /**
  * How many assignments the big race leases: 10,000 on a PostgreSQL server; 1,000 on KV (each
- * claim is a commit to the store's file, a few milliseconds on a busy disk); 300 on the embedded
- * PGlite (one statement at a time, in WebAssembly).
+ * claim is a commit to the store's file, a few milliseconds on a busy disk).
  */
 function bigQueue(kind: AdapterUnderTest["kind"]): { miners: number; events: number } {
-  if (kind === "kv") return { miners: 10, events: 100 };
-  return Deno.env.get("DATABASE_URL") ? { miners: 100, events: 100 } : { miners: 10, events: 30 };
+  return kind === "kv" ? { miners: 10, events: 100 } : { miners: 100, events: 100 };
 }
 
 /**
- * A race of this suite. Without DATABASE_URL the PostgreSQL variant runs on the embedded PGlite,
- * where the same invariants hold with the statements interleaved rather than simultaneous. Once
- * tests/support/adapters.ts offers `{ needs: "concurrency" }`, pass it here so that variant is
- * reported as ignored instead.
+ * A race of this suite. Its PostgreSQL variant needs statements that run at the same instant, so
+ * without DATABASE_URL (on the embedded PGlite, one statement at a time) it is reported as ignored.
  */
 function raceTest(name: string, fn: (adapter: AdapterUnderTest) => Promise<void>): void {
-  adapterTest(name, fn);
+  adapterTest(name, { needs: "concurrency" }, fn);
 }
 
 /** Asserts every assignment was leased exactly once, and is held by the claimer that got it. */

@@ -233,26 +233,26 @@ adapterTest("billing store pages the ledger and usage newest first by seq", asyn
   assert.equal(account.balanceMicro, 990n);
 });
 
-adapterTest("billing store admits exactly K of 200 holds raced from two handles", async (adapter) => {
-  if (!adapter.concurrent) {
-    console.log(`skipped on ${adapter.kind}: the embedded PGlite serves one connection, so nothing can race`);
-    return;
-  }
-  const other = await adapter.openAnother();
-  await orgWithCredit(adapter.storage, "org_a", 370n);
-  const results = await Promise.all(
-    Array.from(
-      { length: 200 },
-      (_, i) =>
-        [adapter.storage, other][i % 2]!.billing.commit("org_a", { atMs: AT, addHold: hold(`h${i}`, 10n) }),
-    ),
-  );
-  assert.equal(results.filter((result) => result !== null).length, 37);
-  assert.deepEqual(await adapter.storage.billing.getAccount("org_a"), {
-    balanceMicro: 370n,
-    heldMicro: 370n,
-    lastUsageAtMs: null,
-    version: 38,
-  });
-  assert.equal((await adapter.storage.billing.listHolds("org_a")).length, 37);
-});
+adapterTest(
+  "billing store admits exactly K of 200 holds raced from two handles",
+  { needs: "concurrency" },
+  async (adapter) => {
+    const other = await adapter.openAnother();
+    await orgWithCredit(adapter.storage, "org_a", 370n);
+    const results = await Promise.all(
+      Array.from(
+        { length: 200 },
+        (_, i) =>
+          [adapter.storage, other][i % 2]!.billing.commit("org_a", { atMs: AT, addHold: hold(`h${i}`, 10n) }),
+      ),
+    );
+    assert.equal(results.filter((result) => result !== null).length, 37);
+    assert.deepEqual(await adapter.storage.billing.getAccount("org_a"), {
+      balanceMicro: 370n,
+      heldMicro: 370n,
+      lastUsageAtMs: null,
+      version: 38,
+    });
+    assert.equal((await adapter.storage.billing.listHolds("org_a")).length, 37);
+  },
+);

@@ -3,7 +3,6 @@ import type { StoredEvent } from "../../storage/event_record.ts";
 import type { EventStore } from "../../storage/event_store.ts";
 import { adapterTest } from "../support/adapters.ts";
 import { eventRecord } from "../support/events.ts";
-import { secondInstanceStorage } from "../support/second_instance.ts";
 
 const T0 = Date.UTC(2026, 10, 20, 12);
 
@@ -172,7 +171,7 @@ adapterTest("count counts stored events, not writes", async ({ storage }) => {
 });
 
 adapterTest("two instances writing the same version at once: exactly one write wins", async (adapter) => {
-  const handles = [adapter.storage.events, (await secondInstanceStorage(adapter)).events];
+  const handles = [adapter.storage.events, (await adapter.openAnother()).events];
   const event = eventRecord("polymarket-1", T0);
   const creates = await Promise.all(
     Array.from(
@@ -204,7 +203,7 @@ adapterTest(
     await events.put(sample("snapshot-1"), 0, T0);
     await events.put(sample("snapshot-2"), 0, T0 + 1);
     await events.put(eventRecord("polymarket-1", T0), 0, T0 + 2);
-    const other = (await secondInstanceStorage(adapter)).events;
+    const other = (await adapter.openAnother()).events;
     assert.equal(await other.retireSource("snapshot", T0 + 10), 2, "another handle sees and retires them");
     assert.equal(await events.count(), 1, "only the live event is counted");
     const retired = { event: sample("snapshot-1"), version: 2, updatedAtMs: T0 + 10, retired: true };
@@ -248,23 +247,6 @@ adapterTest(
     }]);
   },
 );
-
-adapterTest("a setting keeps the first value written", async ({ storage }) => {
-  assert.equal(await storage.settings.getOrCreate("cursor_secret", "first"), "first");
-  assert.equal(await storage.settings.getOrCreate("cursor_secret", "second"), "first");
-  assert.equal(await storage.settings.getOrCreate("other", "own"), "own", "settings are independent");
-});
-
-adapterTest("instances racing to create a setting all get the one value that won", async (adapter) => {
-  const handles = [adapter.storage.settings, (await secondInstanceStorage(adapter)).settings];
-  const candidates = Array.from({ length: 12 }, (_, index) => `candidate-${index}`);
-  const values = await Promise.all(
-    candidates.map((candidate, index) => handles[index % 2]!.getOrCreate("cursor_secret", candidate)),
-  );
-  assert.equal(new Set(values).size, 1, `values: ${values.join(", ")}`);
-  assert.ok(candidates.includes(values[0]!));
-  assert.equal(await handles[1]!.getOrCreate("cursor_secret", "late"), values[0]);
-});
 
 Deno.test("KV: events stored before the source index existed are still found and retired", async () => {
   const dir = await Deno.makeTempDir({ prefix: "fgw_kv_" });

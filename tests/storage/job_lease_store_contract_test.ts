@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import type { JobLeaseStore } from "../../storage/job_lease_store.ts";
 import { adapterTest } from "../support/adapters.ts";
-import { secondInstanceStorage } from "../support/second_instance.ts";
 
 /** Long enough that no test outlives it. */
 const LONG = 60_000;
@@ -131,7 +130,7 @@ adapterTest("a fenced write is refused once a newer grant holds the job", async 
 });
 
 adapterTest("a late writer racing a takeover never has the last word", async (adapter) => {
-  const other = await secondInstanceStorage(adapter);
+  const other = await adapter.openAnother();
   for (let round = 0; round < 8; round++) {
     const job = `ingest-${round}`;
     const old = { job, token: await grant(adapter.storage.jobLeases, job, "a") };
@@ -164,7 +163,7 @@ adapterTest("leases of different jobs are independent", async ({ storage }) => {
 });
 
 adapterTest("many holders racing from two instances for one lease: exactly one wins", async (adapter) => {
-  const handles = [adapter.storage.jobLeases, (await secondInstanceStorage(adapter)).jobLeases];
+  const handles = [adapter.storage.jobLeases, (await adapter.openAnother()).jobLeases];
   const contenders = Array.from({ length: 16 }, (_, index) => `holder-${index}`);
   const race = async (job: string, ttlMs: number) => {
     const results = await Promise.all(

@@ -135,8 +135,8 @@ adapterTest("a 1024-neuron metagraph replaces a smaller one whole", async ({ sto
 
 adapterTest(
   "readers on another instance see one whole sync or another, never a mix",
+  { needs: "concurrency" },
   async (adapter) => {
-    if (!adapter.concurrent) return;
     const reader = await adapter.openAnother();
     const fence = await grant(adapter.storage.jobLeases);
     const small = metagraphOf(70, { block: 1 });

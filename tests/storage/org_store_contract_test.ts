@@ -71,21 +71,21 @@ adapterTest("org store keeps the default miner one of the org's own miners", asy
   assert.equal((await storage.orgs.get("org_b"))?.defaultMinerHotkey, null);
 });
 
-adapterTest("org store gives a hotkey raced by two instances to exactly one org", async (adapter) => {
-  if (!adapter.concurrent) {
-    console.log(`skipped on ${adapter.kind}: the embedded PGlite serves one connection, so nothing can race`);
-    return;
-  }
-  const other = await adapter.openAnother();
-  await adapter.storage.orgs.create({ id: "org_a", name: "A", createdAtMs: AT });
-  await adapter.storage.orgs.create({ id: "org_b", name: "B", createdAtMs: AT });
-  const outcomes = await Promise.all([
-    adapter.storage.orgs.registerMiner("org_a", HOTKEY_A, { atMs: AT, makeDefault: true }),
-    other.orgs.registerMiner("org_b", HOTKEY_A, { atMs: AT, makeDefault: true }),
-  ]);
-  assert.deepEqual(outcomes.toSorted(), ["registered", "taken"]);
-  const owner = (await adapter.storage.orgs.minerRegistration(HOTKEY_A))?.orgId;
-  const loser = owner === "org_a" ? "org_b" : "org_a";
-  assert.equal((await adapter.storage.orgs.get(owner!))?.defaultMinerHotkey, HOTKEY_A);
-  assert.equal((await adapter.storage.orgs.get(loser))?.defaultMinerHotkey, null);
-});
+adapterTest(
+  "org store gives a hotkey raced by two instances to exactly one org",
+  { needs: "concurrency" },
+  async (adapter) => {
+    const other = await adapter.openAnother();
+    await adapter.storage.orgs.create({ id: "org_a", name: "A", createdAtMs: AT });
+    await adapter.storage.orgs.create({ id: "org_b", name: "B", createdAtMs: AT });
+    const outcomes = await Promise.all([
+      adapter.storage.orgs.registerMiner("org_a", HOTKEY_A, { atMs: AT, makeDefault: true }),
+      other.orgs.registerMiner("org_b", HOTKEY_A, { atMs: AT, makeDefault: true }),
+    ]);
+    assert.deepEqual(outcomes.toSorted(), ["registered", "taken"]);
+    const owner = (await adapter.storage.orgs.minerRegistration(HOTKEY_A))?.orgId;
+    const loser = owner === "org_a" ? "org_b" : "org_a";
+    assert.equal((await adapter.storage.orgs.get(owner!))?.defaultMinerHotkey, HOTKEY_A);
+    assert.equal((await adapter.storage.orgs.get(loser))?.defaultMinerHotkey, null);
+  },
+);

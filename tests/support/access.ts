@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { BillingStore } from "../../storage/billing_store.ts";
+import type { KeyUsageStore } from "../../storage/key_usage_store.ts";
 import type { Storage } from "../../storage/storage.ts";
 
 /** The admin token the access tests configure (FGW_ADMIN_TOKEN). */
@@ -65,13 +65,13 @@ export async function addCredits(request: Requester, orgId: string, amountMicro:
   assert.equal(response.status, 201, await response.text());
 }
 
-type CountUse = BillingStore["countKeyUse"];
+type CountUse = KeyUsageStore["count"];
 
-/** `storage` whose billing store counts key uses through `wrap(realCountKeyUse)` (everything else as is). */
+/** `storage` whose key-usage store counts through `wrap(realCount)` (everything else as is). */
 export function withCountUse(storage: Storage, wrap: (real: CountUse) => CountUse): Storage {
-  const real = storage.billing;
-  const countKeyUse = wrap((keyId, use) => real.countKeyUse(keyId, use));
-  return { ...storage, billing: overriding(real, { countKeyUse }) };
+  const real = storage.keyUsage;
+  const count = wrap((keyId, use) => real.count(keyId, use));
+  return { ...storage, keyUsage: overriding(real, { count }) };
 }
 
 /** `real` with some methods replaced; every other method still runs on `real` itself. */
