@@ -10,8 +10,8 @@ import type { Signer } from "../../actors/validators/mod.ts";
 import { LeaseReplySchema } from "../../routes/validators/validators_api.ts";
 import { adapterTest, type AdapterUnderTest } from "../support/adapters.ts";
 import { errorCode } from "../support/access.ts";
-import { secondInstanceStorage } from "../support/second_instance.ts";
-import { hasRealPostgres } from "../support/test_postgres.ts";
+
+import { realPostgres } from "../support/test_postgres.ts";
 import type { TestService } from "../support/test_service.ts";
 import {
   type Loop,
@@ -30,7 +30,7 @@ const ENV = { FGW_VALIDATOR_MAX_LEASES: "1000000", FGW_VALIDATOR_RPM: "1000000" 
 
 /** 10,000 assignments against a PostgreSQL server; fewer on KV and PGlite to keep the suite fast. */
 function queueSize(adapter: AdapterUnderTest): { miners: number; events: number } {
-  if (adapter.kind === "postgres" && hasRealPostgres) return { miners: 20, events: 500 };
+  if (adapter.kind === "postgres" && realPostgres) return { miners: 20, events: 500 };
   return adapter.kind === "kv" ? { miners: 8, events: 60 } : { miners: 4, events: 50 };
 }
 
@@ -47,7 +47,7 @@ async function openInstances(
   size: { miners: number; events: number },
 ): Promise<Instances> {
   const loop = await openLoop({ validators: VALIDATORS, ...size, env: ENV, storage: adapter.storage });
-  const b = await openSecondInstance(loop, await secondInstanceStorage(adapter), ENV);
+  const b = await openSecondInstance(loop, await adapter.openAnother(), ENV);
   const miners = loop.source.current.neurons.filter((neuron) => !neuron.validatorPermit);
   const versions = await Promise.all(miners.map((m) => loop.service.storage.agents.minerState(m.hotkey)));
   const ids = versions.flatMap((state) =>
