@@ -1,5 +1,11 @@
-/** Attempts before a commit that keeps finding the file locked gives up and throws. */
-const MAX_ATTEMPTS = 25;
+import { WriteConflictError } from "../retry_conditional.ts";
+
+/**
+ * Attempts before a commit that keeps finding the file locked gives up with a `WriteConflictError`
+ * (409 `conflict` with `Retry-After`, never a 500). With random pauses of up to 50 ms this is a few
+ * seconds of trying, which 32 racing claimers on two handles measured to need.
+ */
+const MAX_ATTEMPTS = 100;
 
 /**
  * Commits the atomic operation that `build` returns, and commits it again while SQLite reports the
@@ -15,7 +21,10 @@ export async function commitAtomic(
     try {
       return await build().commit();
     } catch (error) {
-      if (!isLocked(error) || attempt >= MAX_ATTEMPTS) throw error;
+      if (!isLocked(error)) throw error;
+      if (attempt >= MAX_ATTEMPTS) {
+        throw new WriteConflictError(`Cannot commit: the store file stayed locked for ${attempt} attempts`);
+      }
       await pause(1 + Math.random() * Math.min(2 ** attempt, 50));
     }
   }
