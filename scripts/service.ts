@@ -25,6 +25,7 @@ import type { PriceSource, PriceView } from "../actors/prices/mod.ts";
 import { createPrices } from "./prices.ts";
 import { type AskMiner, minerActorKind, minerAsker } from "../actors/agents/mod.ts";
 import type { ConsumeNonce } from "../routes/middleware/miner_signature_auth.ts";
+import { createScoring } from "./scoring.ts";
 
 /** A wired service instance: storage, actors, periodic jobs and the HTTP app. */
 export interface Service {
@@ -92,6 +93,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     clock,
     log,
     upstreams: metrics.upstreams,
+    onSettlementContradicted: () => metrics.settlementContradicted("ingestion"),
     ...(options.marketSource ? { source: options.marketSource } : {}),
   });
   const metagraph = createMetagraph(config, {
@@ -168,6 +170,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
     consumeNonce: options.consumeNonce ??
       ((hotkey: string, nonce: string) => signatureGuard.consumeNonce(hotkey, nonce)),
   };
+  const scoring = createScoring(config, {
+    storage,
+    log,
+    onSettlementContradicted: () => metrics.settlementContradicted("scoring"),
+  });
   const jobs: PeriodicJob[] = [
     catalog.ingestion,
     metagraph.sync,
@@ -176,6 +183,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     noncePurgeJob(storage.nonces),
     holdExpiryJob({ billing, askOrg, intervalMs: config.FGW_HOLD_EXPIRY_INTERVAL_MS, log }),
     prices.job,
+    scoring.job,
   ];
   const timers: ReturnType<typeof setInterval>[] = [];
   const scheduler = new Scheduler({

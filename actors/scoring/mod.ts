@@ -1,7 +1,8 @@
 /**
  * Scoring: scorer v1 (pure functions, exactly SCORING.md) — per-prediction validity and Brier
  * scores, the "latest" rule, per-event stats, the per-miner score table, forecasting payouts — and
- * the u16 weights a validator would set from the scores.
+ * the u16 weights a validator would set from the scores; the scorer over stored rows and the
+ * periodic scoring job that fills the ScoreStore (scored events and the score table).
  *
  * @module
  */
@@ -15,3 +16,5 @@ export * from "./prediction_validity.ts";
 export * from "./score_v1.ts";
 export * from "./scorer_input.ts";
 export * from "./scoring_math.ts";
+export * from "./scoring_job.ts";
+export * from "./stored_scoring.ts";
