@@ -29,6 +29,8 @@ import type { AskMiner } from "../actors/agents/mod.ts";
 import type { Sr25519Verify } from "../actors/validators/mod.ts";
 import { type ConsumeNonce, minerSignatureAccess } from "./middleware/miner_signature_auth.ts";
 import { adminMinerRoutes, agentRoutes } from "./agents/agents.ts";
+import type { LeaderboardView } from "../actors/scoring/mod.ts";
+import { leaderboardRoutes } from "./scoring/leaderboard.ts";
 
 /** What the routes need from the running service. */
 export interface AppDeps {
@@ -56,6 +58,8 @@ export interface AppDeps {
   signatureGuard: SignatureGuard;
   /** Leases and prediction submissions of the validator loop. */
   validators: ValidatorDesk;
+  /** The public scoring reads: the leaderboard view. */
+  scoring: { leaderboard: LeaderboardView };
 }
 
 /** What sr25519 request signatures need besides the request (DESIGN §4, docs/signatures.md). */
@@ -106,6 +110,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use("/admin/v1/*", adminAuth(deps.http.adminToken));
   app.route("/", healthRoutes(deps.readiness));
   app.route("/v1/events", eventRoutes(deps.events));
+  app.route("/v1/leaderboard", leaderboardRoutes(deps.scoring.leaderboard));
   const access = createApiKeyAccess(deps.storage, deps.countKeyUse, {
     clock: deps.clock,
     rememberSecrets: deps.http.rememberKeySecrets,

@@ -1,5 +1,7 @@
-import type { Logger } from "../actors/kernel/mod.ts";
-import { ScoringJob } from "../actors/scoring/mod.ts";
+import type { Clock, Logger } from "../actors/kernel/mod.ts";
+import { LeaderboardView, ScoringJob } from "../actors/scoring/mod.ts";
+import type { MetagraphView } from "../actors/validators/mod.ts";
+import type { PriceView } from "../actors/prices/mod.ts";
 import type { Storage } from "../storage/storage.ts";
 import type { Config } from "./config.ts";
 
@@ -9,14 +11,22 @@ import type { Config } from "./config.ts";
  */
 export const DEFAULT_LATE_SUBMISSION_MS = 11 * 60_000;
 
-/** The scoring of one instance: the periodic job (run by whichever instance holds its lease). */
+/**
+ * The scoring of one instance: the periodic job (run by whichever instance holds its lease) and
+ * the views public reads are served from.
+ */
 export interface ScoringWiring {
   job: ScoringJob;
+  leaderboard: LeaderboardView;
 }
 
 export interface ScoringDeps {
   storage: Storage;
+  clock: Clock;
   log: Logger;
+  /** This instance's metagraph and price views. */
+  metagraph: MetagraphView;
+  prices: PriceView;
   /** Told when an event's settlement contradicts the one it was scored on (metrics). */
   onSettlementContradicted?: (eventId: string) => void;
   lateSubmissionMs?: number;
@@ -24,7 +34,7 @@ export interface ScoringDeps {
   afterRun?: () => Promise<unknown>;
 }
 
-/** Wires scoring from config (`FGW_SCORING_*`, `FGW_NETUID`). */
+/** Wires scoring from config (`FGW_SCORING_*`, `FGW_FORECASTING_WEIGHT_SHARE`, `FGW_NETUID`). */
 export function createScoring(config: Config, deps: ScoringDeps): ScoringWiring {
   const { storage } = deps;
   const job = new ScoringJob({
@@ -41,5 +51,15 @@ export function createScoring(config: Config, deps: ScoringDeps): ScoringWiring 
     ...(deps.onSettlementContradicted ? { onSettlementContradicted: deps.onSettlementContradicted } : {}),
     ...(deps.afterRun ? { afterRun: deps.afterRun } : {}),
   });
-  return { job };
+  const leaderboard = new LeaderboardView({
+    metagraph: deps.metagraph,
+    prices: deps.prices,
+    scores: storage.scores,
+    orgs: storage.orgs,
+    clock: deps.clock,
+    forecastingWeightShare: config.FGW_FORECASTING_WEIGHT_SHARE,
+    windowDays: config.FGW_SCORING_WINDOW_DAYS,
+    scoringIntervalMs: config.FGW_SCORING_INTERVAL_MS,
+  });
+  return { job, leaderboard };
 }

@@ -25,7 +25,7 @@ import type { PriceSource, PriceView } from "../actors/prices/mod.ts";
 import { createPrices } from "./prices.ts";
 import { type AskMiner, minerActorKind, minerAsker } from "../actors/agents/mod.ts";
 import type { ConsumeNonce } from "../routes/middleware/miner_signature_auth.ts";
-import { createScoring } from "./scoring.ts";
+import { createScoring, type ScoringWiring } from "./scoring.ts";
 
 /** A wired service instance: storage, actors, periodic jobs and the HTTP app. */
 export interface Service {
@@ -39,6 +39,8 @@ export interface Service {
   metrics: Metrics;
   /** This instance's view of the latest prices (`current()` → prices and the stale flag). */
   prices: PriceView;
+  /** The scoring job and the leaderboard view. */
+  scoring: ScoringWiring;
   /** Asks an organisation's OrgActor on this instance. */
   askOrg: AskOrg;
   /** Asks a miner's MinerActor on this instance. */
@@ -172,7 +174,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
   };
   const scoring = createScoring(config, {
     storage,
+    clock,
     log,
+    metagraph: metagraph.view,
+    prices: prices.view,
     onSettlementContradicted: () => metrics.settlementContradicted("scoring"),
   });
   const jobs: PeriodicJob[] = [
@@ -231,6 +236,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     signatures,
     signatureGuard,
     validators,
+    scoring: { leaderboard: scoring.leaderboard },
   });
   return {
     app,
@@ -241,6 +247,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     metagraph,
     metrics,
     prices: prices.view,
+    scoring,
     askOrg,
     askMiner,
     signatureGuard,

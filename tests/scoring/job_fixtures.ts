@@ -8,6 +8,7 @@ import type { EventRecord } from "../../storage/event_record.ts";
 import type { Fence } from "../../storage/job_lease_store.ts";
 import type { Neuron } from "../../actors/validators/mod.ts";
 import { silentLogger } from "../../actors/kernel/mod.ts";
+import { encodePriceRecord, PRICES_SETTING } from "../../actors/prices/mod.ts";
 import { type ScoringJob, ScoringJob as Job, type ScoringJobOptions } from "../../actors/scoring/mod.ts";
 import { claimAll, idOf, minerHotkey, targetFor } from "../support/assignments.ts";
 import { eventRecord, putEvents, resolved } from "../support/events.ts";
@@ -136,4 +137,37 @@ export function scoringJob(storage: Storage, options: Partial<ScoringJobOptions>
     log: silentLogger,
     ...options,
   });
+}
+
+/** Records prices as the prices job would (the `prices_latest` setting), synced at `syncedAtMs`. */
+export async function recordPrices(
+  storage: Storage,
+  prices: { taoUsd: number; alphaTao: number; minerAlphaPerDay: number },
+  syncedAtMs: number,
+): Promise<void> {
+  const lease = await storage.jobLeases.tryAcquire("prices-sync", { holder: "test", ttlMs: 60_000 });
+  assert.ok(lease);
+  const fence: Fence = { job: "prices-sync", token: lease.token };
+  const value = encodePriceRecord({
+    prices: { ...prices, at: new Date(syncedAtMs - 1_000).toISOString() },
+    source: "file",
+    syncedAtMs,
+  });
+  assert.ok(await storage.settings.putFenced(PRICES_SETTING, { value, fence }));
+  await storage.jobLeases.release("prices-sync", fence);
+}
+
+/** Registers `hotkeys` as miners of a new organisation `orgId`. */
+export async function registerMiners(
+  storage: Storage,
+  orgId: string,
+  hotkeys: readonly string[],
+): Promise<void> {
+  await storage.orgs.create({ id: orgId, name: orgId, createdAtMs: BASE });
+  for (const hotkey of hotkeys) {
+    assert.equal(
+      await storage.orgs.registerMiner(orgId, hotkey, { atMs: BASE, makeDefault: false }),
+      "registered",
+    );
+  }
 }
