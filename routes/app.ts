@@ -31,6 +31,7 @@ import { type ConsumeNonce, minerSignatureAccess } from "./middleware/miner_sign
 import { adminMinerRoutes, agentRoutes } from "./agents/agents.ts";
 import type { LeaderboardView } from "../actors/scoring/mod.ts";
 import { leaderboardRoutes } from "./scoring/leaderboard.ts";
+import { scoredEventRoutes } from "./scoring/scored_events.ts";
 
 /** What the routes need from the running service. */
 export interface AppDeps {
@@ -110,6 +111,15 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use("/admin/v1/*", adminAuth(deps.http.adminToken));
   app.route("/", healthRoutes(deps.readiness));
   app.route("/v1/events", eventRoutes(deps.events));
+  app.route(
+    "/v1/events",
+    scoredEventRoutes({
+      scores: deps.storage.scores,
+      metagraph: deps.metagraph.view,
+      cursors: deps.events.cursors,
+      clock: deps.clock,
+    }),
+  );
   app.route("/v1/leaderboard", leaderboardRoutes(deps.scoring.leaderboard));
   const access = createApiKeyAccess(deps.storage, deps.countKeyUse, {
     clock: deps.clock,

@@ -16,6 +16,7 @@ export * from "./payouts.ts";
 export * from "./prediction_score.ts";
 export * from "./prediction_validity.ts";
 export * from "./score_v1.ts";
+export * from "./scored_events.ts";
 export * from "./scorer_input.ts";
 export * from "./scoring_math.ts";
 export * from "./scoring_job.ts";
