@@ -43,6 +43,8 @@ export interface Planned {
   round?: number;
   /** Claimed now, submitted later by the test (`submit`). */
   later?: boolean;
+  /** The reasoning trace submitted (default: no steps). */
+  trace?: unknown;
 }
 
 /** Stores `events` unresolved, then ensures, claims and submits every planned prediction; returns their ids. */
@@ -87,7 +89,7 @@ export async function submit(storage: Storage, id: string, p: Planned): Promise<
       reasons: p.invalid ? ["agent_reported_invalid"] : [],
       rawObserved: null,
     },
-    trace: { schemaVersion: "1.0", trace: { steps: [] } },
+    trace: p.trace ?? { schemaVersion: "1.0", trace: { steps: [] } },
   });
   assert.equal(receipt.stored, true);
 }
