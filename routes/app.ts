@@ -32,6 +32,7 @@ import { adminMinerRoutes, agentRoutes } from "./agents/agents.ts";
 import type { LeaderboardView } from "../actors/scoring/mod.ts";
 import { leaderboardRoutes } from "./scoring/leaderboard.ts";
 import { scoredEventRoutes } from "./scoring/scored_events.ts";
+import { scoredPredictionRoutes } from "./scoring/scored_predictions.ts";
 
 /** What the routes need from the running service. */
 export interface AppDeps {
@@ -129,6 +130,17 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route(
     "/v1/validators",
     validatorRoutes({ guard: deps.signatureGuard, desk: deps.validators, clock: deps.clock }),
+  );
+  app.route(
+    "/v1/validators",
+    scoredPredictionRoutes({
+      guard: deps.signatureGuard,
+      assignments: deps.storage.assignments,
+      scores: deps.storage.scores,
+      metagraph: deps.metagraph.view,
+      cursors: deps.events.cursors,
+      clock: deps.clock,
+    }),
   );
   app.route("/admin/v1", adminKeyRoutes({ ...deps, keys: deps.storage.apiKeys, orgs: deps.storage.orgs }));
   const orgs = deps.storage.orgs;

@@ -6,12 +6,6 @@ import type { Storage } from "../storage/storage.ts";
 import type { Config } from "./config.ts";
 
 /**
- * How long after an event settled a submission may still arrive: DESIGN §6's lease (10 min) plus
- * its grace (1 min). Pass `FGW_LEASE_MS + FGW_LEASE_GRACE_MS` once those settings exist.
- */
-export const DEFAULT_LATE_SUBMISSION_MS = 11 * 60_000;
-
-/**
  * The scoring of one instance: the periodic job (run by whichever instance holds its lease) and
  * the views public reads are served from.
  */
@@ -29,12 +23,14 @@ export interface ScoringDeps {
   prices: PriceView;
   /** Told when an event's settlement contradicts the one it was scored on (metrics). */
   onSettlementContradicted?: (eventId: string) => void;
-  lateSubmissionMs?: number;
   /** After each completed run. */
   afterRun?: () => Promise<unknown>;
 }
 
-/** Wires scoring from config (`FGW_SCORING_*`, `FGW_FORECASTING_WEIGHT_SHARE`, `FGW_NETUID`). */
+/**
+ * Wires scoring from config (`FGW_SCORING_*`, `FGW_FORECASTING_WEIGHT_SHARE`, `FGW_NETUID`, and
+ * `FGW_LEASE_MS` + `FGW_LEASE_GRACE_MS` for how long late submissions are looked for).
+ */
 export function createScoring(config: Config, deps: ScoringDeps): ScoringWiring {
   const { storage } = deps;
   const job = new ScoringJob({
@@ -46,7 +42,8 @@ export function createScoring(config: Config, deps: ScoringDeps): ScoringWiring 
     netuid: config.FGW_NETUID,
     intervalMs: config.FGW_SCORING_INTERVAL_MS,
     windowDays: config.FGW_SCORING_WINDOW_DAYS,
-    lateSubmissionMs: deps.lateSubmissionMs ?? DEFAULT_LATE_SUBMISSION_MS,
+    // A lease claimed before the event settled may be submitted until its expiry plus the grace.
+    lateSubmissionMs: config.FGW_LEASE_MS + config.FGW_LEASE_GRACE_MS,
     log: deps.log,
     ...(deps.onSettlementContradicted ? { onSettlementContradicted: deps.onSettlementContradicted } : {}),
     ...(deps.afterRun ? { afterRun: deps.afterRun } : {}),
