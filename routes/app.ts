@@ -29,6 +29,10 @@ import type { AskMiner } from "../actors/agents/mod.ts";
 import type { Sr25519Verify } from "../actors/validators/mod.ts";
 import { type ConsumeNonce, minerSignatureAccess } from "./middleware/miner_signature_auth.ts";
 import { adminMinerRoutes, agentRoutes } from "./agents/agents.ts";
+import type { LeaderboardView } from "../actors/scoring/mod.ts";
+import { leaderboardRoutes } from "./scoring/leaderboard.ts";
+import { scoredEventRoutes } from "./scoring/scored_events.ts";
+import { scoredPredictionRoutes } from "./scoring/scored_predictions.ts";
 
 /** What the routes need from the running service. */
 export interface AppDeps {
@@ -56,6 +60,8 @@ export interface AppDeps {
   signatureGuard: SignatureGuard;
   /** Leases and prediction submissions of the validator loop. */
   validators: ValidatorDesk;
+  /** The public scoring reads: the leaderboard view. */
+  scoring: { leaderboard: LeaderboardView };
 }
 
 /** What sr25519 request signatures need besides the request (DESIGN §4, docs/signatures.md). */
@@ -106,6 +112,16 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use("/admin/v1/*", adminAuth(deps.http.adminToken));
   app.route("/", healthRoutes(deps.readiness));
   app.route("/v1/events", eventRoutes(deps.events));
+  app.route(
+    "/v1/events",
+    scoredEventRoutes({
+      scores: deps.storage.scores,
+      metagraph: deps.metagraph.view,
+      cursors: deps.events.cursors,
+      clock: deps.clock,
+    }),
+  );
+  app.route("/v1/leaderboard", leaderboardRoutes(deps.scoring.leaderboard));
   const access = createApiKeyAccess(deps.storage, deps.countKeyUse, {
     clock: deps.clock,
     rememberSecrets: deps.http.rememberKeySecrets,
@@ -114,6 +130,17 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route(
     "/v1/validators",
     validatorRoutes({ guard: deps.signatureGuard, desk: deps.validators, clock: deps.clock }),
+  );
+  app.route(
+    "/v1/validators",
+    scoredPredictionRoutes({
+      guard: deps.signatureGuard,
+      assignments: deps.storage.assignments,
+      scores: deps.storage.scores,
+      metagraph: deps.metagraph.view,
+      cursors: deps.events.cursors,
+      clock: deps.clock,
+    }),
   );
   app.route("/admin/v1", adminKeyRoutes({ ...deps, keys: deps.storage.apiKeys, orgs: deps.storage.orgs }));
   const orgs = deps.storage.orgs;

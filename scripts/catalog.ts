@@ -38,6 +38,8 @@ export interface CatalogDeps {
   source?: MarketSource;
   /** Told about every request to the market source's upstream (metrics). */
   upstreams?: UpstreamObserver;
+  /** Told when the source contradicts a settled resolution (metrics). */
+  onSettlementContradicted?: (eventId: string) => void;
 }
 
 /** Wires the catalog from config. The cursor secret is shared by every instance through storage. */
@@ -67,6 +69,7 @@ export async function createCatalog(config: Config, deps: CatalogDeps): Promise<
   });
   const ingestion = new MarketIngestionJob({
     source: deps.source ?? live,
+    ...(deps.onSettlementContradicted ? { onSettlementContradicted: deps.onSettlementContradicted } : {}),
     ...(config.FGW_SNAPSHOT_FALLBACK && !snapshotOnly ? { fallback: snapshot } : {}),
     actors,
     eventKind: actors.register(eventActorKind({

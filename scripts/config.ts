@@ -109,6 +109,12 @@ export const configSchema = z.object({
   FGW_VALIDATOR_RPM: z.coerce.number().int().min(1).max(10_000_000).default(6_000),
   /** How often assignments are brought in line with miners, agents and the event pool. */
   FGW_ASSIGNMENT_SYNC_MS: intMs(30_000),
+  /** Share of the daily miner budget paid for forecasting, 0..1 (docs/scoring.md "Payouts"). */
+  FGW_FORECASTING_WEIGHT_SHARE: z.coerce.number().min(0).max(1).default(1),
+  /** The score table's window: events resolved in the last this many days. */
+  FGW_SCORING_WINDOW_DAYS: z.coerce.number().positive().max(365).default(30),
+  /** How often scoring and the score table run; a run's `computedAt` is the start of its interval. */
+  FGW_SCORING_INTERVAL_MS: intMs(300_000),
 }).refine((c) => c.FGW_STORAGE !== "postgres" || c.DATABASE_URL !== undefined, {
   message: "DATABASE_URL is required when FGW_STORAGE=postgres",
   path: ["DATABASE_URL"],

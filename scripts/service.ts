@@ -25,6 +25,7 @@ import type { PriceSource, PriceView } from "../actors/prices/mod.ts";
 import { createPrices } from "./prices.ts";
 import { type AskMiner, minerActorKind, minerAsker } from "../actors/agents/mod.ts";
 import type { ConsumeNonce } from "../routes/middleware/miner_signature_auth.ts";
+import { createScoring, type ScoringWiring } from "./scoring.ts";
 
 /** A wired service instance: storage, actors, periodic jobs and the HTTP app. */
 export interface Service {
@@ -38,6 +39,8 @@ export interface Service {
   metrics: Metrics;
   /** This instance's view of the latest prices (`current()` → prices and the stale flag). */
   prices: PriceView;
+  /** The scoring job and the leaderboard view. */
+  scoring: ScoringWiring;
   /** Asks an organisation's OrgActor on this instance. */
   askOrg: AskOrg;
   /** Asks a miner's MinerActor on this instance. */
@@ -92,6 +95,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     clock,
     log,
     upstreams: metrics.upstreams,
+    onSettlementContradicted: () => metrics.settlementContradicted("ingestion"),
     ...(options.marketSource ? { source: options.marketSource } : {}),
   });
   const metagraph = createMetagraph(config, {
@@ -168,6 +172,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
     consumeNonce: options.consumeNonce ??
       ((hotkey: string, nonce: string) => signatureGuard.consumeNonce(hotkey, nonce)),
   };
+  const scoring = createScoring(config, {
+    storage,
+    clock,
+    log,
+    metagraph: metagraph.view,
+    prices: prices.view,
+    onSettlementContradicted: () => metrics.settlementContradicted("scoring"),
+  });
   const jobs: PeriodicJob[] = [
     catalog.ingestion,
     metagraph.sync,
@@ -176,6 +188,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     noncePurgeJob(storage.nonces),
     holdExpiryJob({ billing, askOrg, intervalMs: config.FGW_HOLD_EXPIRY_INTERVAL_MS, log }),
     prices.job,
+    scoring.job,
   ];
   const timers: ReturnType<typeof setInterval>[] = [];
   const scheduler = new Scheduler({
@@ -223,6 +236,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     signatures,
     signatureGuard,
     validators,
+    scoring: { leaderboard: scoring.leaderboard },
   });
   return {
     app,
@@ -233,6 +247,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     metagraph,
     metrics,
     prices: prices.view,
+    scoring,
     askOrg,
     askMiner,
     signatureGuard,

@@ -9,6 +9,7 @@ import type { NonceStore } from "./nonce_store.ts";
 import type { KeyUsageStore } from "./key_usage_store.ts";
 import type { OrgStore } from "./org_store.ts";
 import type { RateLimitStore } from "./rate_limit_store.ts";
+import type { ScoreStore } from "./score_store.ts";
 import type { SettingStore } from "./setting_store.ts";
 
 /** Every storage port, as one adapter provides them. */
@@ -27,6 +28,7 @@ export interface Storage {
   readonly agents: AgentStore;
   readonly assignments: AssignmentStore;
   readonly nonces: NonceStore;
+  readonly scores: ScoreStore;
   /** Throws when the storage cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,6 +1,13 @@
 import { type Actor, type ActorKind, conditionalWrite, LOST, type Lost } from "../runtime/mod.ts";
 import type { SourceMarket } from "./sources/market_source.ts";
-import { admissionRefusal, type AdmissionRules, admitMarket, updateFromMarket } from "./market_admission.ts";
+import {
+  admissionRefusal,
+  type AdmissionRules,
+  admitMarket,
+  contradictedSettlement,
+  type Settlement,
+  updateFromMarket,
+} from "./market_admission.ts";
 import { sanitizeMarket } from "./market_sanitize.ts";
 import type { EventStore } from "../../storage/event_store.ts";
 import type { EventRecord, StoredEvent } from "../../storage/event_record.ts";
@@ -10,6 +17,8 @@ export interface ObserveReply {
   /** "admitted", "updated", "unchanged", or "refused" (not admitted, with the reason). */
   outcome: "admitted" | "updated" | "unchanged" | "refused";
   reason?: string;
+  /** The source reported a settlement other than the event's (which is final and kept). */
+  contradiction?: { kept: Settlement; reported: Settlement };
 }
 
 /** The messages an EventActor understands, each with its reply. */
@@ -65,24 +74,33 @@ export class EventActor implements Actor<EventMessages> {
     const now = this.#deps.clock();
     // A retired event is admitted afresh, as if it had never been seen (its version goes on).
     const live = liveEvent(current);
-    let next: EventRecord | null;
     if (live) {
-      next = updateFromMarket(live, market, now, this.#deps.rules);
-      if (!next) return { outcome: "unchanged" };
-    } else {
-      const reason = admissionRefusal(market, now, this.#deps.rules);
-      if (reason) return { outcome: "refused", reason };
-      next = admitMarket(market, now);
+      const contradiction = contradictionOf(live, market);
+      const next = updateFromMarket(live, market, now, this.#deps.rules);
+      if (!next) return { outcome: "unchanged", ...contradiction };
+      const written = await this.#deps.store.put(next, current!.version, now);
+      return written ? { outcome: "updated", ...contradiction } : LOST;
     }
-    const written = await this.#deps.store.put(next, current?.version ?? 0, now);
-    if (!written) return LOST;
-    return { outcome: live ? "updated" : "admitted" };
+    const reason = admissionRefusal(market, now, this.#deps.rules);
+    if (reason) return { outcome: "refused", reason };
+    const written = await this.#deps.store.put(admitMarket(market, now), current?.version ?? 0, now);
+    return written ? { outcome: "admitted" } : LOST;
   }
 }
 
 /** The event of `stored` unless it is retired (or absent). */
 function liveEvent(stored: StoredEvent | null): EventRecord | null {
   return stored && !stored.retired ? stored.event : null;
+}
+
+function contradictionOf(event: EventRecord, market: SourceMarket): Pick<ObserveReply, "contradiction"> {
+  const reported = contradictedSettlement(event, market);
+  if (reported === null) return {};
+  const kept = {
+    status: event.resolution.resolutionStatus,
+    winningOutcomeId: event.resolution.winningOutcomeId,
+  };
+  return { contradiction: { kept, reported } };
 }
 
 /** The EventActor kind: activation is free; each message reads the event from storage. */

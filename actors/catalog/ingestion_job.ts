@@ -27,6 +27,11 @@ export interface IngestionOptions {
    * a record of the pass is written fenced by it, so a run that lost its job cannot overwrite it.
    */
   afterPass?: (run: JobRun) => Promise<unknown>;
+  /**
+   * Told once per event and instance when the source reports a settlement that contradicts the
+   * event's settled one (which is final: kept, and never re-scored); it is also logged.
+   */
+  onSettlementContradicted?: (eventId: string) => void;
 }
 
 /** What one pass did. */
@@ -52,6 +57,8 @@ export class MarketIngestionJob implements PeriodicJob {
   readonly #options: IngestionOptions;
   #failures = 0;
   #completedPasses = 0;
+  /** Events whose contradiction this instance already reported. */
+  readonly #reportedContradictions = new Set<string>();
 
   constructor(options: IngestionOptions) {
     this.#options = options;
@@ -111,7 +118,7 @@ export class MarketIngestionJob implements PeriodicJob {
       stats.pages++;
       stats.malformed += page.malformed;
       const replies = await Promise.allSettled(page.markets.map((market) => this.#observe(market, signal)));
-      for (const reply of replies) this.#count(stats, reply);
+      replies.forEach((reply, index) => this.#count(stats, reply, page.markets[index]!));
       stats.seen += page.markets.length;
       cursor = page.nextCursor;
     } while (cursor !== null);
@@ -119,15 +126,32 @@ export class MarketIngestionJob implements PeriodicJob {
     return stats;
   }
 
-  #count(stats: PassStats, reply: PromiseSettledResult<ObserveReply>): void {
+  #count(stats: PassStats, reply: PromiseSettledResult<ObserveReply>, market: SourceMarket): void {
     if (reply.status === "fulfilled") {
       stats[reply.value.outcome]++;
+      if (reply.value.contradiction) this.#reportContradiction(market, reply.value.contradiction);
       return;
     }
     stats.failed++;
     if (stats.failed <= 3) {
       this.#options.log({ level: "error", msg: "cannot apply a market", error: String(reply.reason) });
     }
+  }
+
+  #reportContradiction(
+    market: SourceMarket,
+    contradiction: NonNullable<ObserveReply["contradiction"]>,
+  ): void {
+    const eventId = eventIdFor(market.source, market.sourceMarketId);
+    if (this.#reportedContradictions.has(eventId)) return;
+    this.#reportedContradictions.add(eventId);
+    this.#options.log({
+      level: "warn",
+      msg: "source contradicts a settled resolution; the settled one is kept",
+      eventId,
+      ...contradiction,
+    });
+    this.#options.onSettlementContradicted?.(eventId);
   }
 
   async #observe(market: SourceMarket, signal: AbortSignal | undefined): Promise<ObserveReply> {

@@ -85,6 +85,25 @@ export function updateFromMarket(
   return { ...next, lastSeenAt: isoAt(nowMs) };
 }
 
+/** A settlement as compared: its status and winner. */
+export interface Settlement {
+  status: Resolution["resolutionStatus"];
+  winningOutcomeId: string | null;
+}
+
+/**
+ * The source's settlement when it contradicts the event's settled one (another status or winner),
+ * else null. The stored settlement is kept (it is final); the caller logs and counts this.
+ */
+export function contradictedSettlement(event: EventRecord, market: SourceMarket): Settlement | null {
+  const kept = event.resolution;
+  const reported = market.resolution;
+  if (kept.resolutionStatus === "unresolved" || reported.status === "unresolved") return null;
+  const reportedWinner = reported.status === "resolved" ? reported.winningOutcomeId : null;
+  if (kept.resolutionStatus === reported.status && kept.winningOutcomeId === reportedWinner) return null;
+  return { status: reported.status, winningOutcomeId: reportedWinner };
+}
+
 function resolutionOf(market: SourceMarket, event: EventRecord | null): Resolution {
   if (event && event.resolution.resolutionStatus !== "unresolved") return event.resolution;
   const { status, winningOutcomeId, resolvedAt, finalOutcomePrices } = market.resolution;

@@ -58,6 +58,13 @@ export function createMetricFamilies(registry: Registry) {
       labelNames: ["source"] as const,
       registers,
     }),
+    settlementContradictions: new Counter({
+      name: "fgw_settlement_contradictions_total",
+      help:
+        "Settled events a later report contradicted (kept, never re-scored), by who saw it (ingestion, scoring)",
+      labelNames: ["seen_by"] as const,
+      registers,
+    }),
     ...processMetrics(registers),
   };
 }

@@ -117,6 +117,14 @@ export class Metrics {
     this.#metric.storageErrors.labels(source).inc();
   }
 
+  /**
+   * A settled event was contradicted: by its market source (`ingestion`), or by its event record
+   * against the settlement it was scored on (`scoring`). Counted once per event and instance.
+   */
+  settlementContradicted(seenBy: "ingestion" | "scoring"): void {
+    this.#metric.settlementContradictions.labels(seenBy).inc();
+  }
+
   #kind(kind: string): KindSeries {
     let series = this.#kinds.get(kind);
     if (series === undefined) {

@@ -27,11 +27,22 @@ function hasUid(row: ScoredPrediction): row is UidRow {
   return row.prediction.minerUid !== null;
 }
 
-/** Miner rows: Brier ascending, invalid rows last, then uid ascending. */
+/** The order miner rows are shown in: Brier ascending, invalid rows (null Brier) last, then uid. */
+export function compareShownRows(
+  a: { brier: number | null; uid: number },
+  b: { brier: number | null; uid: number },
+): number {
+  const left = a.brier ?? Infinity;
+  const right = b.brier ?? Infinity;
+  return (left === right ? 0 : left < right ? -1 : 1) || a.uid - b.uid;
+}
+
+/** Miner rows in the order they are shown (`compareShownRows`). */
 export function compareMinerRows(a: UidRow, b: UidRow): number {
-  const left = a.scored?.brier ?? Infinity;
-  const right = b.scored?.brier ?? Infinity;
-  return (left === right ? 0 : left < right ? -1 : 1) || a.prediction.minerUid - b.prediction.minerUid;
+  return compareShownRows(
+    { brier: a.scored?.brier ?? null, uid: a.prediction.minerUid },
+    { brier: b.scored?.brier ?? null, uid: b.prediction.minerUid },
+  );
 }
 
 /** The uid of the lowest Brier; ties: earliest predictedAt, then lowest uid. */

@@ -1,17 +1,25 @@
 /**
  * Scoring: scorer v1 (pure functions, exactly SCORING.md) — per-prediction validity and Brier
  * scores, the "latest" rule, per-event stats, the per-miner score table, forecasting payouts — and
- * the u16 weights a validator would set from the scores.
+ * the u16 weights a validator would set from the scores; the scorer over stored rows and the
+ * periodic scoring job that fills the ScoreStore (scored events and the score table).
  *
  * @module
  */
 export * from "./emit_weights.ts";
 export * from "./event_stats.ts";
 export * from "./latest_rule.ts";
+export * from "./leaderboard.ts";
+export * from "./leaderboard_view.ts";
 export * from "./miner_scoring.ts";
 export * from "./payouts.ts";
 export * from "./prediction_score.ts";
 export * from "./prediction_validity.ts";
 export * from "./score_v1.ts";
+export * from "./scored_events.ts";
+export * from "./scored_predictions_feed.ts";
 export * from "./scorer_input.ts";
 export * from "./scoring_math.ts";
+export * from "./scoring_job.ts";
+export * from "./stored_scoring.ts";
+export * from "./trace_summary.ts";

@@ -11,6 +11,7 @@ import { KvAgentStore } from "./kv_agent_store.ts";
 import { KvAssignmentStore } from "./kv_assignment_store.ts";
 import { KvNonceStore } from "./kv_nonce_store.ts";
 import { KvKeyUsageStore } from "./kv_key_usage_store.ts";
+import { KvScoreStore } from "./kv_score_store.ts";
 
 /** Opens the Deno KV adapter at `path` (a file, or ":memory:"). */
 export async function openKvStorage(path: string): Promise<Storage> {
@@ -29,6 +30,7 @@ export async function openKvStorage(path: string): Promise<Storage> {
     agents: new KvAgentStore(kv),
     assignments: new KvAssignmentStore(kv),
     nonces: new KvNonceStore(kv),
+    scores: new KvScoreStore(kv),
     ping: async () => {
       await kv.get(["meta", "ping"]);
     },

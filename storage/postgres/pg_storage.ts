@@ -13,6 +13,7 @@ import { PgAgentStore } from "./pg_agent_store.ts";
 import { PgAssignmentStore } from "./pg_assignment_store.ts";
 import { PgNonceStore } from "./pg_nonce_store.ts";
 import { PgKeyUsageStore } from "./pg_key_usage_store.ts";
+import { PgScoreStore } from "./pg_score_store.ts";
 
 export interface PgStorageOptions {
   /** Connection pool size. */
@@ -41,6 +42,7 @@ export async function openPgStorage(url: string, options: PgStorageOptions = {})
     agents: new PgAgentStore(sql),
     assignments: new PgAssignmentStore(sql),
     nonces: new PgNonceStore(sql),
+    scores: new PgScoreStore(sql),
     ping: async () => {
       await sql`SELECT 1`;
     },

@@ -205,3 +205,49 @@ adapterTest(
     await newer.close();
   },
 );
+
+adapterTest(
+  "a source that later reports another settlement is logged and counted once; the settled one stays",
+  async (adapter) => {
+    const clock = new ManualClock(TEST_START_MS);
+    const markets: RawGammaMarket[] = generateGammaMarkets(60, { seed: 5, nowMs: TEST_START_MS });
+    await using gamma = startFakeGamma(markets);
+    const logs: LogLine[] = [];
+    const service = await serviceOn(adapter.storage, gamma.url, clock, logs);
+    await ingest(service, clock);
+    const admitted = (await adapter.storage.events.listChanged(null, 1_000)).map((s) => s.event);
+    const target = admitted.find((e) =>
+      e.resolution.resolutionStatus === "unresolved" && e.outcomes.length === 2
+    )!;
+    const raw = markets.find((market) => `polymarket-${market.id}` === target.id)!;
+    const settle = (prices: string[]) =>
+      Object.assign(raw, {
+        closed: true,
+        closedTime: "2026-01-02 00:00:00+00",
+        umaResolutionStatus: "resolved",
+        umaResolutionStatuses: '["proposed"]',
+        outcomePrices: JSON.stringify(prices),
+      });
+    settle(["1", "0"]);
+    clock.advance(60_000);
+    await ingest(service, clock);
+    const settled = (await adapter.storage.events.get(target.id))!.event.resolution;
+    assert.equal(settled.winningOutcomeId, target.outcomes[0]!.outcomeId);
+    settle(["0", "1"]);
+    for (const _ of [1, 2]) {
+      clock.advance(60_000);
+      await ingest(service, clock);
+    }
+    assert.deepEqual((await adapter.storage.events.get(target.id))!.event.resolution, settled);
+    const warned = logs.filter((line) =>
+      line.msg === "source contradicts a settled resolution; the settled one is kept"
+    );
+    assert.deepEqual(warned.map((line) => [line.eventId, line.reported]), [[
+      target.id,
+      { status: "resolved", winningOutcomeId: target.outcomes[1]!.outcomeId },
+    ]]);
+    const text = await service.metrics.render();
+    assert.match(text, /fgw_settlement_contradictions_total\{seen_by="ingestion"\} 1\n/);
+    await service.close();
+  },
+);

@@ -184,3 +184,29 @@ Deno.test("the file metagraph source needs FGW_METAGRAPH_FILE; netuid and source
   assert.equal(config.FGW_METAGRAPH_FILE, "/etc/fgw/metagraph.json");
   assert.equal(config.FGW_METAGRAPH_SYNC_MS, 60_000);
 });
+
+Deno.test("scoring settings default as DESIGN §7 says and refuse values out of range", () => {
+  const config = loadConfig({});
+  assert.equal(config.FGW_FORECASTING_WEIGHT_SHARE, 1);
+  assert.equal(config.FGW_SCORING_WINDOW_DAYS, 30);
+  assert.equal(config.FGW_SCORING_INTERVAL_MS, 300_000);
+  const set = loadConfig({
+    FGW_FORECASTING_WEIGHT_SHARE: "0.4",
+    FGW_SCORING_WINDOW_DAYS: "7.5",
+    FGW_SCORING_INTERVAL_MS: "60000",
+  });
+  assert.deepEqual(
+    [set.FGW_FORECASTING_WEIGHT_SHARE, set.FGW_SCORING_WINDOW_DAYS, set.FGW_SCORING_INTERVAL_MS],
+    [0.4, 7.5, 60_000],
+  );
+  const message = refusal({
+    FGW_FORECASTING_WEIGHT_SHARE: "1.5",
+    FGW_SCORING_WINDOW_DAYS: "0",
+    FGW_SCORING_INTERVAL_MS: "0",
+  });
+  assert.deepEqual(badVariables(message), [
+    "FGW_FORECASTING_WEIGHT_SHARE",
+    "FGW_SCORING_INTERVAL_MS",
+    "FGW_SCORING_WINDOW_DAYS",
+  ]);
+});

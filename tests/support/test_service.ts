@@ -2,6 +2,7 @@ import { ManualClock } from "../../actors/kernel/mod.ts";
 import { silentLogger } from "../../actors/kernel/mod.ts";
 import type { MarketSource } from "../../actors/catalog/mod.ts";
 import type { MetagraphSource } from "../../actors/validators/mod.ts";
+import type { PriceSource } from "../../actors/prices/mod.ts";
 import { type Config, loadConfig } from "../../scripts/config.ts";
 import { createService, type Service } from "../../scripts/service.ts";
 import { openKvStorage } from "../../storage/kv/kv_storage.ts";
@@ -19,6 +20,7 @@ export interface TestServiceOptions {
   metagraphSource?: MetagraphSource;
   /** Uses signature nonces up (default: the service's own). */
   consumeNonce?: ConsumeNonce;
+  priceSource?: PriceSource;
 }
 
 export interface TestService extends Service {
@@ -42,6 +44,7 @@ export async function openTestService(options: TestServiceOptions = {}): Promise
     ...(options.marketSource ? { marketSource: options.marketSource } : {}),
     ...(options.metagraphSource ? { metagraphSource: options.metagraphSource } : {}),
     ...(options.consumeNonce ? { consumeNonce: options.consumeNonce } : {}),
+    ...(options.priceSource ? { priceSource: options.priceSource } : {}),
   });
   return {
     ...service,

@@ -1,0 +1,84 @@
+import type { Clock } from "../kernel/mod.ts";
+import type { MetagraphView } from "../validators/mod.ts";
+import type { PriceView } from "../prices/mod.ts";
+import type { OrgStore } from "../../storage/org_store.ts";
+import type { ScoreStore } from "../../storage/score_store.ts";
+import { buildLeaderboard, type Leaderboard } from "./leaderboard.ts";
+import { computedAtOf } from "./scoring_job.ts";
+
+/** How long one built board is served (spec §8: the board is cached 60 s). */
+export const LEADERBOARD_CACHE_MS = 60_000;
+
+export interface LeaderboardViewOptions {
+  /** This instance's metagraph view (chain metrics, registrations, staleness). */
+  metagraph: MetagraphView;
+  /** This instance's price view. */
+  prices: PriceView;
+  scores: Pick<ScoreStore, "getTable">;
+  orgs: Pick<OrgStore, "minerRegistration">;
+  clock: Clock;
+  /** `FGW_FORECASTING_WEIGHT_SHARE`. */
+  forecastingWeightShare: number;
+  /** `FGW_SCORING_WINDOW_DAYS` (shown until the first score table, which carries its own). */
+  windowDays: number;
+  /** `FGW_SCORING_INTERVAL_MS`. */
+  scoringIntervalMs: number;
+  /** Default `LEADERBOARD_CACHE_MS`. */
+  cacheMs?: number;
+}
+
+/**
+ * One instance's leaderboard: built from the metagraph view, the price view, the stored score
+ * table and the organisations' miner registrations, and served for `cacheMs` (concurrent callers
+ * share one build). The board's subnet is the metagraph view's.
+ */
+export class LeaderboardView {
+  readonly #options: LeaderboardViewOptions;
+  #board: { builtAtMs: number; board: Leaderboard } | null = null;
+  #building: Promise<Leaderboard> | null = null;
+
+  constructor(options: LeaderboardViewOptions) {
+    this.#options = options;
+  }
+
+  get netuid(): number {
+    return this.#options.metagraph.netuid;
+  }
+
+  /** The board, built at most once per `cacheMs`. */
+  current(): Promise<Leaderboard> {
+    const now = this.#options.clock();
+    const cached = this.#board;
+    if (cached && now - cached.builtAtMs < (this.#options.cacheMs ?? LEADERBOARD_CACHE_MS)) {
+      return Promise.resolve(cached.board);
+    }
+    this.#building ??= this.#build(now).finally(() => this.#building = null);
+    return this.#building;
+  }
+
+  async #build(nowMs: number): Promise<Leaderboard> {
+    const { metagraph, prices, scores, orgs } = this.#options;
+    const neurons = metagraph.metagraph?.neurons ?? [];
+    const [table, registered] = await Promise.all([
+      scores.getTable(),
+      Promise.all(
+        neurons.map(async (n) => (await orgs.minerRegistration(n.hotkey)) === null ? [] : [n.hotkey]),
+      ),
+    ]);
+    const current = prices.current();
+    const board = buildLeaderboard({
+      netuid: metagraph.netuid,
+      neurons,
+      forecasting: new Set(registered.flat()),
+      table,
+      fallbackComputedAtMs: computedAtOf(nowMs, this.#options.scoringIntervalMs),
+      windowDays: this.#options.windowDays,
+      forecastingWeightShare: this.#options.forecastingWeightShare,
+      prices: current.prices,
+      stale: metagraph.status(nowMs) !== "fresh" || current.stale,
+      nowMs,
+    });
+    this.#board = { builtAtMs: nowMs, board };
+    return board;
+  }
+}

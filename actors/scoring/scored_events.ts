@@ -1,0 +1,123 @@
+/**
+ * Pages of `GET /v1/events/scored` (spec §2 "Scored event"): scored events, newest resolution
+ * first, each with its stats and its miners' counted rows (best Brier first, invalid last).
+ */
+import { isoAt } from "../kernel/mod.ts";
+import type {
+  ScoredEventPosition,
+  ScoredEventRecord,
+  ScoredEventStats,
+  ScoredPredictionRecord,
+  ScoreStore,
+} from "../../storage/score_store.ts";
+import { compareShownRows } from "./event_stats.ts";
+
+/** A miner's result on a scored event; invalid predictions carry null scored values. */
+export interface MinerResultItem {
+  uid: number;
+  hotkey: string;
+  pWin: number | null;
+  brier: number | null;
+  called: boolean | null;
+  invalid: boolean;
+  predictedAt: string;
+}
+
+export interface ScoredEventItem {
+  eventId: string;
+  source: string;
+  sourceMarketId: string;
+  question: string;
+  resolvedAt: string;
+  scoredAt: string;
+  winningOutcome: { outcomeId: string; name: string };
+  marketPWinAtAdmission: number;
+  stats: ScoredEventStats;
+  miners: MinerResultItem[];
+}
+
+/** Whose events: a hotkey (any uid), or a (hotkey, uid) registration. */
+export interface MinerFilter {
+  hotkey: string;
+  uid?: number;
+}
+
+export interface ScoredEventsPageOptions {
+  /** Events per page. */
+  limit: number;
+  /** Miner rows per event (0: none but the filtered miner's). */
+  miners: number;
+  /** Only events this miner has a counted row on; its rows are always shown. */
+  miner?: MinerFilter;
+  after?: ScoredEventPosition;
+}
+
+export interface ScoredEventsPage {
+  items: ScoredEventItem[];
+  /** Where the next page starts, or null after the last. */
+  next: ScoredEventPosition | null;
+}
+
+function isMiner(row: ScoredPredictionRecord, miner: MinerFilter | undefined): boolean {
+  return miner !== undefined && row.minerHotkey === miner.hotkey &&
+    (miner.uid === undefined || row.minerUid === miner.uid);
+}
+
+function resultOf(row: ScoredPredictionRecord): MinerResultItem {
+  const invalid = row.reasons.length > 0;
+  return {
+    uid: row.minerUid,
+    hotkey: row.minerHotkey,
+    pWin: invalid ? null : row.pWin,
+    brier: invalid ? null : row.brier,
+    called: invalid ? null : row.called,
+    invalid,
+    predictedAt: isoAt(row.predictedAtMs),
+  };
+}
+
+/** The first `count` rows in shown order, plus the filtered miner's rows wherever they fall. */
+function shownRows(rows: readonly ScoredPredictionRecord[], count: number, miner: MinerFilter | undefined) {
+  const ordered = rows.map(resultOf).map((item, i) => ({ item, row: rows[i]! }))
+    .sort((a, b) => compareShownRows(a.item, b.item));
+  return ordered.filter(({ row }, index) => index < count || isMiner(row, miner)).map(({ item }) => item);
+}
+
+function itemOf(event: ScoredEventRecord, miners: MinerResultItem[]): ScoredEventItem {
+  const winner = event.outcomes.find((outcome) => outcome.outcomeId === event.winningOutcomeId);
+  return {
+    eventId: event.eventId,
+    source: event.source,
+    sourceMarketId: event.sourceMarketId,
+    question: event.question,
+    resolvedAt: isoAt(event.resolvedAtMs),
+    scoredAt: isoAt(event.scoredAtMs),
+    winningOutcome: { outcomeId: event.winningOutcomeId, name: winner?.name ?? "" },
+    marketPWinAtAdmission: event.marketPWinAtAdmission,
+    stats: event.stats,
+    miners,
+  };
+}
+
+/** One page of scored events with their miner rows. */
+export async function scoredEventsPage(
+  scores: Pick<ScoreStore, "listEvents" | "eventPredictions">,
+  options: ScoredEventsPageOptions,
+): Promise<ScoredEventsPage> {
+  const events = await scores.listEvents({
+    limit: options.limit + 1,
+    ...(options.after ? { after: options.after } : {}),
+    ...(options.miner ? { miner: options.miner } : {}),
+  });
+  const page = events.slice(0, options.limit);
+  const wantsRows = options.miners > 0 || options.miner !== undefined;
+  const items = await Promise.all(page.map(async (event) => {
+    const rows = wantsRows ? await scores.eventPredictions(event.eventId, { countedOnly: true }) : [];
+    return itemOf(event, shownRows(rows, options.miners, options.miner));
+  }));
+  const last = page.at(-1);
+  const next = events.length > options.limit && last
+    ? { resolvedAtMs: last.resolvedAtMs, eventId: last.eventId }
+    : null;
+  return { items, next };
+}

@@ -1,0 +1,13 @@
+import { z } from "zod";
+
+/** A query integer in `min..max`, written in plain decimal digits (no sign, exponent or hex). */
+export function queryInteger(min: number, max: number) {
+  return z.string().regex(/^\d{1,15}$/, "must be a non-negative integer").transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+}
+
+/** ISO 8601 UTC with milliseconds (an OpenAPI description of a timestamp field). */
+export const instant = z.string().meta({
+  description: "ISO 8601 UTC with milliseconds",
+  example: "2026-11-21T06:00:00.000Z",
+});

@@ -1,0 +1,95 @@
+import { z } from "zod";
+import { defineRoute, jsonResponse } from "../http/openapi.ts";
+import { instant, queryInteger } from "./_query_values.ts";
+
+/** A miner's row of the score table (SCORING.md "Per miner"), key order as published. */
+export const MinerScoringSchema = z.object({
+  score: z.number(),
+  raw: z.number(),
+  accuracy: z.number(),
+  calibration: z.number(),
+  edge: z.number(),
+  brier: z.number(),
+  weightedBrier: z.number(),
+  roi: z.number(),
+  preds: z.number().int(),
+  validPreds: z.number().int(),
+  invalidPreds: z.number().int(),
+  rho: z.number(),
+  effN: z.number(),
+  ageHours: z.number(),
+  gate: z.enum(["no_predictions", "invalid_rate", "min_predictions", "pass"]),
+}).meta({ id: "MinerScoring" });
+
+const unitShare = (description: string) => z.number().meta({ description });
+
+export const LeaderboardNeuronSchema = z.object({
+  uid: z.number().int(),
+  hotkey: z.string().meta({ description: "SS58, prefix 42." }),
+  coldkey: z.string().meta({ description: "SS58, prefix 42." }),
+  stake: z.string().meta({
+    description: "Total stake in rao, a decimal string.",
+    example: "312460092414791",
+  }),
+  validatorPermit: z.boolean(),
+  active: z.boolean(),
+  incentive: unitShare("0..1 (the chain's u16 ÷ 65535)."),
+  emission: z.number().meta({ description: "Alpha per tempo (rao ÷ 1e9)." }),
+  trust: unitShare("0..1 (the chain's u16 ÷ 65535)."),
+  consensus: unitShare("0..1 (the chain's u16 ÷ 65535)."),
+  dividends: unitShare("0..1 (the chain's u16 ÷ 65535)."),
+  lastUpdate: z.string().meta({ description: "Block of the neuron's last update, a decimal string." }),
+  firstSeenAt: instant.meta({ description: "When a metagraph sync first saw this hotkey on this uid." }),
+  scoring: MinerScoringSchema,
+  forecastingIncentive: unitShare("`r6(score / Σscore)` over every forecasting miner of the board."),
+  forecastingAlphaPerDay: z.number().nullable().meta({ description: "Null until prices are known." }),
+  forecastingUsdPerDay: z.number().nullable().meta({ description: "Null until prices are known." }),
+}).meta({ id: "LeaderboardNeuron" });
+
+export const LeaderboardSchema = z.object({
+  netuid: z.number().int(),
+  updatedAt: instant.meta({ description: "When this board was built (it is served for 60 s)." }),
+  stale: z.boolean().meta({ description: "True when the metagraph or the prices are stale." }),
+  prices: z.object({
+    taoUsd: z.number().nullable(),
+    alphaTao: z.number().nullable(),
+    alphaUsd: z.number().nullable().meta({ description: "`taoUsd × alphaTao`." }),
+    taoPriceUpdatedAt: instant.nullable(),
+  }).meta({ description: "All null until the first successful prices sync." }),
+  scoringMeta: z.object({
+    windowDays: z.number(),
+    computedAt: instant.meta({
+      description: "The score table's computedAt: the start of its run's interval.",
+    }),
+    forecastingWeightShare: z.number(),
+    minerAlphaPerDay: z.number().nullable(),
+    forecastingBudgetAlphaPerDay: z.number().nullable().meta({
+      description: "`minerAlphaPerDay × forecastingWeightShare`.",
+    }),
+  }),
+  count: z.number().int().meta({ description: "Every forecasting miner, whatever `limit` is." }),
+  neurons: z.array(LeaderboardNeuronSchema).meta({
+    description: "By forecastingIncentive descending, then uid; at most `limit`.",
+  }),
+}).meta({ id: "Leaderboard" });
+
+export const leaderboardQuerySchema = z.strictObject({
+  limit: queryInteger(1, 256).default(20).meta({ description: "1..256, default 20." }),
+  netuid: queryInteger(0, 65_535).optional().meta({
+    description: "The subnet; only the one this service serves (`FGW_NETUID`, default 41).",
+  }),
+});
+
+export const leaderboardRoute = defineRoute({
+  method: "get",
+  path: "/",
+  tags: ["scoring"],
+  summary: "Standings of the forecasting miners",
+  description:
+    "Forecasting miners only (hotkeys registered to an organisation that hold a uid), with chain " +
+    "metrics, prices, the score-table row and payouts. See docs/scoring.md.",
+  access: "public",
+  errors: ["not_found"],
+  request: { query: leaderboardQuerySchema },
+  responses: { 200: jsonResponse(LeaderboardSchema, "The board, cached 60 s.") },
+});

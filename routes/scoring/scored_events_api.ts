@@ -1,0 +1,84 @@
+import { z } from "zod";
+import { defineRoute, jsonResponse } from "../http/openapi.ts";
+import { instant, queryInteger } from "./_query_values.ts";
+
+const probability = z.number().nullable();
+
+export const MinerResultSchema = z.object({
+  uid: z.number().int(),
+  hotkey: z.string(),
+  pWin: probability.meta({ description: "r6(p′ of the winner); null when invalid." }),
+  brier: probability.meta({
+    description: "r6((1 − pWin)²), the value the leaderboard scores; null when invalid.",
+  }),
+  called: z.boolean().nullable().meta({ description: "Named the winner; null when invalid." }),
+  invalid: z.boolean(),
+  predictedAt: instant.meta({ description: "The server's receipt time." }),
+}).meta({ id: "MinerResult" });
+
+export const ScoredEventSchema = z.object({
+  eventId: z.string(),
+  source: z.string(),
+  sourceMarketId: z.string(),
+  question: z.string(),
+  resolvedAt: instant,
+  scoredAt: instant.meta({ description: "When a scoring run last changed this event's rows." }),
+  winningOutcome: z.object({ outcomeId: z.string(), name: z.string() }),
+  marketPWinAtAdmission: z.number(),
+  stats: z.object({
+    scored: z.number().int(),
+    valid: z.number().int(),
+    meanBrier: z.number().nullable(),
+    calledRate: z.number().nullable(),
+    bestUid: z.number().int().nullable(),
+  }),
+  miners: z.array(MinerResultSchema).meta({
+    description: "Best Brier first, invalid last (then uid); the requested miner's row always.",
+  }),
+}).meta({ id: "ScoredEvent" });
+
+export const ScoredEventPage = z.object({
+  items: z.array(ScoredEventSchema),
+  nextCursor: z.string().nullable().meta({ description: "Pass back as `cursor`; null on the last page." }),
+  meta: z.object({
+    computedAt: instant.meta({ description: "When this page was computed." }),
+    scorerVersion: z.string(),
+  }),
+}).meta({ id: "ScoredEventPage" });
+
+/** Query of `GET /v1/events/scored` (spec §4); unknown parameters are refused. */
+export const scoredEventsQuerySchema = z.strictObject({
+  miners: queryInteger(0, 50).default(10).meta({
+    description: "Miner rows per event, 0..50, default 10; 0: stats only (plus the requested miner's row).",
+  }),
+  uid: queryInteger(0, 65_535).optional().meta({
+    description: "Only events scored for the hotkey that holds this uid now. Not with `minerHotkey`.",
+  }),
+  minerHotkey: z.string().min(1).max(128).optional().meta({
+    description: "Only events this hotkey was scored on. Not with `uid`.",
+  }),
+  cursor: z.string().min(1).max(2_048).optional().meta({
+    description: "`nextCursor` of the previous page, with the same other parameters.",
+  }),
+  limit: queryInteger(1, 25).default(10).meta({ description: "Events per page, 1..25, default 10." }),
+}).superRefine((query, ctx) => {
+  if (query.uid !== undefined && query.minerHotkey !== undefined) {
+    ctx.addIssue({ code: "custom", path: ["uid"], message: "not allowed together with minerHotkey" });
+  }
+});
+
+export type ScoredEventsParams = z.infer<typeof scoredEventsQuerySchema>;
+
+export const scoredEventsRoute = defineRoute({
+  method: "get",
+  path: "/scored",
+  tags: ["scoring"],
+  summary: "Recently scored events with per-miner results",
+  description: "Resolved events whose predictions were scored, newest resolution first; keyset pages. " +
+    "See docs/scoring.md.",
+  access: "public",
+  request: { query: scoredEventsQuerySchema },
+  responses: {
+    200: jsonResponse(ScoredEventPage, "A page of scored events (the default query is cached 60 s)."),
+  },
+});

@@ -1,0 +1,180 @@
+import { isDeepStrictEqual } from "node:util";
+import type { Fence } from "../job_lease_store.ts";
+import type {
+  ListScoredEventsOptions,
+  MinerWindow,
+  ScoredEventRecord,
+  ScoredPredictionRecord,
+  ScoreStore,
+  ScoreTable,
+} from "../score_store.ts";
+import { commitFenced, type KvMutation } from "./_kv_fenced_batches.ts";
+import { KvScoreTable } from "./_kv_score_table.ts";
+
+/**
+ * Key layout (ids sort by UTF-8 bytes, that is by code point, as in PostgreSQL's "C" collation):
+ * - `["score", "event", eventId]` → the event record
+ * - `["score", "event_by_time", -resolvedAtMs, eventId]` → the same record, newest first
+ * - `["score", "prediction", eventId, agentPredictionId]` → a prediction row
+ * - `["score", "hotkey_event", hotkey, -resolvedAtMs, eventId, uid]` → a counted row again (a
+ *   miner's events and window; one counted row per (event, hotkey, uid))
+ */
+const keys = {
+  event: (eventId: string): Deno.KvKey => ["score", "event", eventId],
+  byTime: (e: ScoredEventRecord): Deno.KvKey => ["score", "event_by_time", -e.resolvedAtMs, e.eventId],
+  prediction: (
+    p: ScoredPredictionRecord,
+  ): Deno.KvKey => ["score", "prediction", p.eventId, p.agentPredictionId],
+  hotkeyEvent: (p: ScoredPredictionRecord): Deno.KvKey => [
+    "score",
+    "hotkey_event",
+    p.minerHotkey,
+    -p.resolvedAtMs,
+    p.eventId,
+    p.minerUid,
+  ],
+};
+
+/** Larger than any uid (u16): a start key after every uid of one (time, event). */
+const AFTER_ANY_UID = 65_536;
+/** Records read per `getMany` (Deno KV's limit). */
+const GET_MANY = 10;
+
+/** The scoring job's results in Deno KV. */
+export class KvScoreStore implements ScoreStore {
+  readonly #kv: Deno.Kv;
+  readonly #table: KvScoreTable;
+
+  constructor(kv: Deno.Kv) {
+    this.#kv = kv;
+    this.#table = new KvScoreTable(kv);
+  }
+
+  async putEventFenced(
+    event: ScoredEventRecord,
+    options: { predictions: readonly ScoredPredictionRecord[]; fence: Fence },
+  ): Promise<boolean> {
+    const before = await this.getEvent(event.eventId);
+    const stored = await this.eventPredictions(event.eventId);
+    const mutations = predictionMutations(stored, options.predictions);
+    if (before !== null && before.resolvedAtMs !== event.resolvedAtMs) {
+      mutations.push({ key: keys.byTime(before) });
+    }
+    if (!isDeepStrictEqual(before, event)) {
+      mutations.push({ key: keys.byTime(event), value: event }, {
+        key: keys.event(event.eventId),
+        value: event,
+      });
+    }
+    return await commitFenced(this.#kv, options.fence, mutations);
+  }
+
+  async getEvent(eventId: string): Promise<ScoredEventRecord | null> {
+    return (await this.#kv.get<ScoredEventRecord>(keys.event(eventId))).value;
+  }
+
+  async eventPredictions(
+    eventId: string,
+    options: { countedOnly?: boolean } = {},
+  ): Promise<ScoredPredictionRecord[]> {
+    const rows: ScoredPredictionRecord[] = [];
+    const prefix = ["score", "prediction", eventId];
+    for await (const entry of this.#kv.list<ScoredPredictionRecord>({ prefix }, { batchSize: 500 })) {
+      if (!options.countedOnly || entry.value.counted) rows.push(entry.value);
+    }
+    return rows;
+  }
+
+  async listEvents(options: ListScoredEventsOptions): Promise<ScoredEventRecord[]> {
+    if (options.miner !== undefined) return await this.#listMinerEvents(options, options.miner);
+    const prefix = ["score", "event_by_time"];
+    const { after } = options;
+    const selector = after === undefined
+      ? { prefix }
+      : { prefix, start: [...prefix, -after.resolvedAtMs, `${after.eventId}\u0000`] };
+    const events: ScoredEventRecord[] = [];
+    for await (const entry of this.#kv.list<ScoredEventRecord>(selector, { limit: options.limit })) {
+      events.push(entry.value);
+    }
+    return events;
+  }
+
+  async minerRows(window: MinerWindow): Promise<ScoredPredictionRecord[]> {
+    const prefix = ["score", "hotkey_event", window.hotkey];
+    const start = [...prefix, -window.resolvedUntilMs];
+    const end = [...prefix, -window.resolvedAfterMs];
+    const rows: ScoredPredictionRecord[] = [];
+    for await (const entry of this.#kv.list<ScoredPredictionRecord>({ start, end }, { batchSize: 500 })) {
+      if (entry.key[5] === window.uid) rows.push(entry.value);
+    }
+    return rows.toSorted((a, b) =>
+      a.resolvedAtMs - b.resolvedAtMs || (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0)
+    );
+  }
+
+  putTableFenced(table: ScoreTable, options: { fence: Fence }): Promise<boolean> {
+    return this.#table.put(table, options.fence);
+  }
+
+  getTable(): Promise<ScoreTable | null> {
+    return this.#table.get();
+  }
+
+  /** Events with a counted row of `miner.hotkey` (under `miner.uid` when given), newest first. */
+  async #listMinerEvents(
+    options: ListScoredEventsOptions,
+    miner: { hotkey: string; uid?: number },
+  ): Promise<ScoredEventRecord[]> {
+    const prefix = ["score", "hotkey_event", miner.hotkey];
+    const { after } = options;
+    const selector = after === undefined
+      ? { prefix }
+      : { prefix, start: [...prefix, -after.resolvedAtMs, after.eventId, AFTER_ANY_UID] };
+    const eventIds: string[] = [];
+    for await (const { key } of this.#kv.list(selector, { batchSize: 200 })) {
+      const eventId = key[4] as string;
+      if (miner.uid !== undefined && key[5] !== miner.uid) continue;
+      if (eventIds.at(-1) === eventId) continue;
+      eventIds.push(eventId);
+      if (eventIds.length === options.limit) break;
+    }
+    return await this.#events(eventIds);
+  }
+
+  async #events(eventIds: readonly string[]): Promise<ScoredEventRecord[]> {
+    const events: ScoredEventRecord[] = [];
+    for (let at = 0; at < eventIds.length; at += GET_MANY) {
+      const batch = eventIds.slice(at, at + GET_MANY).map(keys.event);
+      for (const entry of await this.#kv.getMany<ScoredEventRecord[]>(batch)) {
+        if (entry.value !== null) events.push(entry.value);
+      }
+    }
+    return events;
+  }
+}
+
+/** Every entry a row keeps, by serialised key. */
+function entriesOf(row: ScoredPredictionRecord): [string, KvMutation][] {
+  const entries: KvMutation[] = [{ key: keys.prediction(row), value: row }];
+  if (row.counted) entries.push({ key: keys.hotkeyEvent(row), value: row });
+  return entries.map((entry) => [JSON.stringify(entry.key), entry]);
+}
+
+/**
+ * What turns the stored rows of an event into `next`: new and changed entries written, entries
+ * no row keeps any more deleted; unchanged entries are left alone (a re-run writes nothing).
+ */
+function predictionMutations(
+  stored: readonly ScoredPredictionRecord[],
+  next: readonly ScoredPredictionRecord[],
+): KvMutation[] {
+  const before = new Map(stored.flatMap(entriesOf));
+  const after = new Map(next.flatMap(entriesOf));
+  const mutations: KvMutation[] = [];
+  for (const [id, entry] of before) if (!after.has(id)) mutations.push({ key: entry.key });
+  for (const [id, entry] of after) {
+    const previous = before.get(id);
+    if (previous === undefined || !isDeepStrictEqual(previous.value, entry.value)) mutations.push(entry);
+  }
+  return mutations;
+}

@@ -1,0 +1,150 @@
+import type { Sql, TransactionSql } from "postgres";
+import type { Fence } from "../job_lease_store.ts";
+import type {
+  ListScoredEventsOptions,
+  MinerWindow,
+  ScoredEventRecord,
+  ScoredPredictionRecord,
+  ScoreStore,
+  ScoreTable,
+  ScoreTableRow,
+} from "../score_store.ts";
+
+type Json = Parameters<Sql["json"]>[0];
+
+/** The scoring job's results in PostgreSQL (migration `012_scores.sql`). */
+export class PgScoreStore implements ScoreStore {
+  readonly #sql: Sql;
+
+  constructor(sql: Sql) {
+    this.#sql = sql;
+  }
+
+  /**
+   * One transaction that first reads the lease row FOR SHARE (a takeover waits for it; one
+   * committed first leaves no row): the event's rows no longer listed are deleted, the others
+   * upserted, then the event. Rows and events that did not change are not rewritten.
+   */
+  async putEventFenced(
+    event: ScoredEventRecord,
+    options: { predictions: readonly ScoredPredictionRecord[]; fence: Fence },
+  ): Promise<boolean> {
+    const { predictions, fence } = options;
+    return await this.#sql.begin(async (tx) => {
+      if (!await holdsFence(tx, fence)) return false;
+      const ids = predictions.map((row) => row.agentPredictionId);
+      await tx`DELETE FROM scored_predictions WHERE event_id = ${event.eventId}
+        AND NOT (agent_prediction_id = ANY(${tx.array(ids)}::TEXT[]))`;
+      if (predictions.length > 0) await upsertPredictions(tx, predictions);
+      await tx`INSERT INTO scored_events (event_id, resolved_at_ms, record)
+        VALUES (${event.eventId}, ${event.resolvedAtMs}, ${tx.json(event as unknown as Json)})
+        ON CONFLICT (event_id) DO UPDATE SET resolved_at_ms = EXCLUDED.resolved_at_ms, record = EXCLUDED.record
+        WHERE scored_events.record IS DISTINCT FROM EXCLUDED.record`;
+      return true;
+    });
+  }
+
+  async getEvent(eventId: string): Promise<ScoredEventRecord | null> {
+    const [row] = await this.#sql<{ record: ScoredEventRecord }[]>`
+      SELECT record FROM scored_events WHERE event_id = ${eventId}`;
+    return row?.record ?? null;
+  }
+
+  async eventPredictions(
+    eventId: string,
+    options: { countedOnly?: boolean } = {},
+  ): Promise<ScoredPredictionRecord[]> {
+    const countedOnly = options.countedOnly ?? false;
+    const rows = await this.#sql<{ record: ScoredPredictionRecord }[]>`
+      SELECT record FROM scored_predictions
+      WHERE event_id = ${eventId} AND (counted OR NOT ${countedOnly}::BOOLEAN)
+      ORDER BY agent_prediction_id`;
+    return rows.map((row) => row.record);
+  }
+
+  async listEvents(options: ListScoredEventsOptions): Promise<ScoredEventRecord[]> {
+    const sql = this.#sql;
+    const { after, miner } = options;
+    const uid = miner?.uid ?? null;
+    const rows = await sql<{ record: ScoredEventRecord }[]>`
+      SELECT e.record FROM scored_events e
+      WHERE TRUE
+      ${
+      after
+        ? sql`AND (e.resolved_at_ms < ${after.resolvedAtMs}
+            OR (e.resolved_at_ms = ${after.resolvedAtMs} AND e.event_id > ${after.eventId}))`
+        : sql``
+    }
+      ${
+      miner
+        ? sql`AND EXISTS (SELECT 1 FROM scored_predictions p
+            WHERE p.event_id = e.event_id AND p.counted AND p.miner_hotkey = ${miner.hotkey}
+              AND (${uid}::INTEGER IS NULL OR p.miner_uid = ${uid}))`
+        : sql``
+    }
+      ORDER BY e.resolved_at_ms DESC, e.event_id LIMIT ${options.limit}`;
+    return rows.map((row) => row.record);
+  }
+
+  async minerRows(window: MinerWindow): Promise<ScoredPredictionRecord[]> {
+    const rows = await this.#sql<{ record: ScoredPredictionRecord }[]>`
+      SELECT record FROM scored_predictions
+      WHERE counted AND miner_hotkey = ${window.hotkey} AND miner_uid = ${window.uid}
+        AND resolved_at_ms > ${window.resolvedAfterMs} AND resolved_at_ms <= ${window.resolvedUntilMs}
+      ORDER BY resolved_at_ms, event_id`;
+    return rows.map((row) => row.record);
+  }
+
+  /** One transaction behind the lease row FOR SHARE: the head and every row replaced. */
+  async putTableFenced(table: ScoreTable, options: { fence: Fence }): Promise<boolean> {
+    return await this.#sql.begin(async (tx) => {
+      if (!await holdsFence(tx, options.fence)) return false;
+      await tx`INSERT INTO score_tables (id, computed_at_ms, window_days)
+        VALUES (TRUE, ${table.computedAtMs}, ${table.windowDays})
+        ON CONFLICT (id) DO UPDATE SET computed_at_ms = EXCLUDED.computed_at_ms,
+          window_days = EXCLUDED.window_days`;
+      await tx`DELETE FROM score_table_rows`;
+      if (table.rows.length > 0) {
+        await tx`INSERT INTO score_table_rows (uid, hotkey, record)
+          SELECT (r->>'uid')::INTEGER, r->>'hotkey', r
+          FROM jsonb_array_elements(${tx.json(table.rows as unknown as Json)}) AS r`;
+      }
+      return true;
+    });
+  }
+
+  /** One statement, so the head and its rows come from one snapshot. */
+  async getTable(): Promise<ScoreTable | null> {
+    const rows = await this.#sql<
+      { computed_at_ms: bigint; window_days: number; record: ScoreTableRow | null }[]
+    >`
+      SELECT t.computed_at_ms, t.window_days, r.record
+      FROM score_tables t LEFT JOIN score_table_rows r ON TRUE
+      ORDER BY r.uid, r.hotkey`;
+    const [first] = rows;
+    if (!first) return null;
+    return {
+      computedAtMs: Number(first.computed_at_ms),
+      windowDays: first.window_days,
+      rows: rows.flatMap((row) => row.record === null ? [] : [row.record]),
+    };
+  }
+}
+
+async function holdsFence(tx: TransactionSql, fence: Fence): Promise<boolean> {
+  const lease = await tx`SELECT 1 FROM job_leases
+    WHERE job = ${fence.job} AND token = ${fence.token} FOR SHARE`;
+  return lease.length > 0;
+}
+
+async function upsertPredictions(tx: TransactionSql, predictions: readonly ScoredPredictionRecord[]) {
+  await tx`INSERT INTO scored_predictions
+      (agent_prediction_id, event_id, miner_hotkey, miner_uid, resolved_at_ms, counted, record)
+    SELECT r->>'agentPredictionId', r->>'eventId', r->>'minerHotkey', (r->>'minerUid')::INTEGER,
+      (r->>'resolvedAtMs')::BIGINT, (r->>'counted')::BOOLEAN, r
+    FROM jsonb_array_elements(${tx.json(predictions as unknown as Json)}) AS r
+    ON CONFLICT (agent_prediction_id) DO UPDATE SET event_id = EXCLUDED.event_id,
+      miner_hotkey = EXCLUDED.miner_hotkey, miner_uid = EXCLUDED.miner_uid,
+      resolved_at_ms = EXCLUDED.resolved_at_ms, counted = EXCLUDED.counted, record = EXCLUDED.record
+    WHERE scored_predictions.record IS DISTINCT FROM EXCLUDED.record`;
+}

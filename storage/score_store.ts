@@ -1,0 +1,151 @@
+import type { Fence } from "./job_lease_store.ts";
+
+/**
+ * What the scorer reads of a stored prediction (SCORING.md input fields), kept with its scored
+ * values so that the score table is recomputed by the scorer itself from stored rows.
+ */
+export interface ScoredPredictionInput {
+  predictedOutcomeId: string;
+  /** Null when the reported value was not a number. */
+  confidence: number | null;
+  outcomeProbabilities: Record<string, number | null>;
+  /** The prices of the event snapshot handed out with the lease; null when there were none. */
+  outcomePricesAtPrediction: Record<string, number> | null;
+  /** The agent's own flag (`executionMetadata.predictionIsInvalid`). */
+  predictionIsInvalid: boolean;
+}
+
+/** One stored prediction of a scored event, as the scoring job scored it. */
+export interface ScoredPredictionRecord {
+  agentPredictionId: string;
+  eventId: string;
+  minerHotkey: string;
+  minerUid: number;
+  /** The server's receipt time. */
+  predictedAtMs: number;
+  /** The event's resolution time (a copy: the score table's window selects on it). */
+  resolvedAtMs: number;
+  /** The latest prediction of its (hotkey, uid) on the event: the row the event and the table use. */
+  counted: boolean;
+  /** Every validity rule it fails, decided at scoring against the resolution (empty: valid). */
+  reasons: string[];
+  /** Null unless valid. */
+  pWin: number | null;
+  brier: number | null;
+  called: boolean | null;
+  marketBrier: number | null;
+  input: ScoredPredictionInput;
+}
+
+/** SCORING.md "Per event" statistics over the counted rows. */
+export interface ScoredEventStats {
+  scored: number;
+  valid: number;
+  meanBrier: number | null;
+  calledRate: number | null;
+  bestUid: number | null;
+}
+
+/** A resolved event the scoring job scored, with what the scorer and `/v1/events/scored` need. */
+export interface ScoredEventRecord {
+  eventId: string;
+  source: string;
+  sourceMarketId: string;
+  question: string;
+  outcomes: { outcomeId: string; name: string }[];
+  endDate: string;
+  outcomePricesAtAdmission: Record<string, number>;
+  resolvedAtMs: number;
+  winningOutcomeId: string;
+  /** When a scoring run last changed this event's rows. */
+  scoredAtMs: number;
+  marketPWinAtAdmission: number;
+  stats: ScoredEventStats;
+}
+
+/** A miner's row of the score table (the leaderboard's `scoring`), as published. */
+export interface StoredMinerScoring {
+  score: number;
+  raw: number;
+  accuracy: number;
+  calibration: number;
+  edge: number;
+  brier: number;
+  weightedBrier: number;
+  roi: number;
+  preds: number;
+  validPreds: number;
+  invalidPreds: number;
+  rho: number;
+  effN: number;
+  ageHours: number;
+  gate: string;
+}
+
+/** One (hotkey, uid) registration's row of the score table. */
+export interface ScoreTableRow {
+  hotkey: string;
+  uid: number;
+  firstSeenAtMs: number;
+  scoring: StoredMinerScoring;
+  /** The score before rounding: payout shares are taken of it (SCORING.md "Payouts"). */
+  unroundedScore: number;
+}
+
+/** The score table one scoring run computed. */
+export interface ScoreTable {
+  /** The start of the run's interval (SCORING.md "When a run computes"). */
+  computedAtMs: number;
+  windowDays: number;
+  /** Ordered by uid. */
+  rows: ScoreTableRow[];
+}
+
+/** Keyset position in the scored-events list: the last event of the previous page. */
+export interface ScoredEventPosition {
+  resolvedAtMs: number;
+  eventId: string;
+}
+
+export interface ListScoredEventsOptions {
+  limit: number;
+  after?: ScoredEventPosition;
+  /** Only events where this hotkey has a counted row (under `uid` only, when given). */
+  miner?: { hotkey: string; uid?: number };
+}
+
+/** A miner registration and a window of resolution times: (`resolvedAfterMs`, `resolvedUntilMs`]. */
+export interface MinerWindow {
+  hotkey: string;
+  uid: number;
+  resolvedAfterMs: number;
+  resolvedUntilMs: number;
+}
+
+/**
+ * Port for what the scoring job computes: each scored event with the scored values of its
+ * predictions, and the per-miner score table. Every write carries the scoring job's fence and is
+ * refused (false, nothing written) once a newer run holds the job.
+ */
+export interface ScoreStore {
+  /**
+   * Records the scoring of one event: its record, and its prediction rows replacing any stored
+   * before (so a counted flag can move to a later prediction). The event record is written last:
+   * a reader sees the event once all its rows are stored.
+   */
+  putEventFenced(
+    event: ScoredEventRecord,
+    options: { predictions: readonly ScoredPredictionRecord[]; fence: Fence },
+  ): Promise<boolean>;
+  getEvent(eventId: string): Promise<ScoredEventRecord | null>;
+  /** The event's rows (only the counted ones with `countedOnly`), by `agentPredictionId`. */
+  eventPredictions(eventId: string, options?: { countedOnly?: boolean }): Promise<ScoredPredictionRecord[]>;
+  /** Scored events, newest resolution first, then by event id. */
+  listEvents(options: ListScoredEventsOptions): Promise<ScoredEventRecord[]>;
+  /** The counted rows of one (hotkey, uid) on events resolved in the window, by (resolvedAtMs, eventId). */
+  minerRows(window: MinerWindow): Promise<ScoredPredictionRecord[]>;
+  /** Replaces the score table. */
+  putTableFenced(table: ScoreTable, options: { fence: Fence }): Promise<boolean>;
+  /** The last score table written, or null before the first. */
+  getTable(): Promise<ScoreTable | null>;
+}

@@ -1,0 +1,297 @@
+import assert from "node:assert/strict";
+import type { Fence, JobLeaseStore } from "../../storage/job_lease_store.ts";
+import type {
+  ScoredEventRecord,
+  ScoredPredictionRecord,
+  ScoreStore,
+  ScoreTable,
+  ScoreTableRow,
+} from "../../storage/score_store.ts";
+import { adapterTest } from "../support/adapters.ts";
+
+const JOB = "scoring";
+const T0 = Date.UTC(2026, 10, 20, 12);
+const HOUR = 3_600_000;
+
+async function grant(leases: JobLeaseStore, holder = "a"): Promise<Fence> {
+  const lease = await leases.tryAcquire(JOB, { holder, ttlMs: 60_000 });
+  assert.ok(lease, `${holder} should be granted ${JOB}`);
+  return { job: JOB, token: lease.token };
+}
+
+function eventAt(
+  eventId: string,
+  resolvedAtMs: number,
+  extra: Partial<ScoredEventRecord> = {},
+): ScoredEventRecord {
+  return {
+    eventId,
+    source: "polymarket",
+    sourceMarketId: `m-${eventId}`,
+    question: `Will ${eventId} happen?`,
+    outcomes: [{ outcomeId: "yes", name: "Yes" }, { outcomeId: "no", name: "No" }],
+    endDate: new Date(resolvedAtMs + HOUR).toISOString(),
+    outcomePricesAtAdmission: { yes: 0.6, no: 0.4 },
+    resolvedAtMs,
+    winningOutcomeId: "yes",
+    scoredAtMs: resolvedAtMs + 2 * HOUR,
+    marketPWinAtAdmission: 0.6,
+    stats: { scored: 1, valid: 1, meanBrier: 0.04, calledRate: 1, bestUid: 7 },
+    ...extra,
+  };
+}
+
+function rowOf(
+  event: ScoredEventRecord,
+  id: string,
+  miner: { hotkey: string; uid: number; counted?: boolean; predictedAtMs?: number },
+): ScoredPredictionRecord {
+  return {
+    agentPredictionId: id,
+    eventId: event.eventId,
+    minerHotkey: miner.hotkey,
+    minerUid: miner.uid,
+    predictedAtMs: miner.predictedAtMs ?? event.resolvedAtMs - HOUR,
+    resolvedAtMs: event.resolvedAtMs,
+    counted: miner.counted ?? true,
+    reasons: [],
+    pWin: 0.8,
+    brier: 0.04,
+    called: true,
+    marketBrier: 0.16,
+    input: {
+      predictedOutcomeId: "yes",
+      confidence: 0.8,
+      outcomeProbabilities: { yes: 0.8, no: 0.2 },
+      outcomePricesAtPrediction: { yes: 0.55, no: 0.45 },
+      predictionIsInvalid: false,
+    },
+  };
+}
+
+async function put(
+  store: ScoreStore,
+  fence: Fence,
+  event: ScoredEventRecord,
+  rows: ScoredPredictionRecord[],
+) {
+  assert.equal(await store.putEventFenced(event, { predictions: rows, fence }), true);
+}
+
+const ids = (events: ScoredEventRecord[]) => events.map((event) => event.eventId);
+
+adapterTest("an empty score store has no events, rows or table", async ({ storage }) => {
+  const store = storage.scores;
+  assert.equal(await store.getEvent("e1"), null);
+  assert.deepEqual(await store.eventPredictions("e1"), []);
+  assert.deepEqual(await store.listEvents({ limit: 10 }), []);
+  assert.deepEqual(
+    await store.minerRows({ hotkey: "hk", uid: 1, resolvedAfterMs: 0, resolvedUntilMs: T0 }),
+    [],
+  );
+  assert.equal(await store.getTable(), null);
+});
+
+adapterTest(
+  "a scored event and its rows are stored exactly, nulls and invalid rows included",
+  async ({ storage }) => {
+    const fence = await grant(storage.jobLeases);
+    const event = eventAt("e1", T0, {
+      stats: { scored: 2, valid: 1, meanBrier: 0.04, calledRate: 1, bestUid: 7 },
+    });
+    const valid = rowOf(event, "ap-2", { hotkey: "hk-a", uid: 7 });
+    const invalid: ScoredPredictionRecord = {
+      ...rowOf(event, "ap-1", { hotkey: "hk-b", uid: 3 }),
+      reasons: ["probability_out_of_range", "late_prediction"],
+      pWin: null,
+      brier: null,
+      called: null,
+      marketBrier: null,
+      input: {
+        predictedOutcomeId: "maybe",
+        confidence: null,
+        outcomeProbabilities: { yes: null, no: 1.0255 },
+        outcomePricesAtPrediction: null,
+        predictionIsInvalid: true,
+      },
+    };
+    const superseded = rowOf(event, "ap-0", { hotkey: "hk-a", uid: 7, counted: false });
+    await put(storage.scores, fence, event, [valid, invalid, superseded]);
+    assert.deepEqual(await storage.scores.getEvent("e1"), event);
+    assert.deepEqual(await storage.scores.eventPredictions("e1"), [superseded, invalid, valid]);
+    assert.deepEqual(await storage.scores.eventPredictions("e1", { countedOnly: true }), [invalid, valid]);
+  },
+);
+
+adapterTest(
+  "rescoring an event replaces its rows: the counted flag moves, dropped rows go",
+  async ({ storage }) => {
+    const fence = await grant(storage.jobLeases);
+    const store = storage.scores;
+    const event = eventAt("e1", T0);
+    const first = rowOf(event, "ap-1", { hotkey: "hk-a", uid: 7 });
+    const gone = rowOf(event, "ap-9", { hotkey: "hk-z", uid: 9 });
+    await put(store, fence, event, [first, gone]);
+    const later = rowOf(event, "ap-2", { hotkey: "hk-a", uid: 7, predictedAtMs: T0 - 1 });
+    const rescored = { ...event, scoredAtMs: T0 + 5 * HOUR };
+    await put(store, fence, rescored, [{ ...first, counted: false }, later]);
+    assert.deepEqual(await store.getEvent("e1"), rescored);
+    assert.deepEqual(await store.eventPredictions("e1"), [{ ...first, counted: false }, later]);
+    const window = { resolvedAfterMs: 0, resolvedUntilMs: T0 };
+    assert.deepEqual(await store.minerRows({ hotkey: "hk-a", uid: 7, ...window }), [later]);
+    assert.deepEqual(await store.minerRows({ hotkey: "hk-z", uid: 9, ...window }), []);
+    assert.deepEqual(ids(await store.listEvents({ limit: 10, miner: { hotkey: "hk-z" } })), []);
+    assert.deepEqual(ids(await store.listEvents({ limit: 10, miner: { hotkey: "hk-a", uid: 7 } })), ["e1"]);
+  },
+);
+
+adapterTest(
+  "scored events list newest resolution first, then by id, in keyset pages",
+  async ({ storage }) => {
+    const fence = await grant(storage.jobLeases);
+    const store = storage.scores;
+    const events = [eventAt("b", T0), eventAt("a", T0), eventAt("c", T0 - HOUR), eventAt("d", T0 + HOUR)];
+    for (const event of events) {
+      await put(store, fence, event, [
+        rowOf(event, `ap-${event.eventId}`, { hotkey: "hk", uid: 1 }),
+      ]);
+    }
+    assert.deepEqual(ids(await store.listEvents({ limit: 10 })), ["d", "a", "b", "c"]);
+    const first = await store.listEvents({ limit: 2 });
+    assert.deepEqual(ids(first), ["d", "a"]);
+    const last = first.at(-1)!;
+    const after = { resolvedAtMs: last.resolvedAtMs, eventId: last.eventId };
+    assert.deepEqual(ids(await store.listEvents({ limit: 2, after })), ["b", "c"]);
+    assert.deepEqual(
+      ids(await store.listEvents({ limit: 2, after: { resolvedAtMs: T0 - HOUR, eventId: "c" } })),
+      [],
+    );
+  },
+);
+
+adapterTest(
+  "a miner's scored events: its counted rows only, by hotkey, or by hotkey and uid",
+  async ({ storage }) => {
+    const fence = await grant(storage.jobLeases);
+    const store = storage.scores;
+    const e1 = eventAt("e1", T0);
+    const e2 = eventAt("e2", T0 - HOUR);
+    const e3 = eventAt("e3", T0 - 2 * HOUR);
+    await put(store, fence, e1, [
+      rowOf(e1, "ap-1", { hotkey: "hk-a", uid: 7 }),
+      rowOf(e1, "ap-2", { hotkey: "hk-a", uid: 12 }),
+    ]);
+    await put(store, fence, e2, [rowOf(e2, "ap-3", { hotkey: "hk-a", uid: 12 })]);
+    await put(store, fence, e3, [
+      rowOf(e3, "ap-4", { hotkey: "hk-a", uid: 7, counted: false }),
+      rowOf(e3, "ap-5", { hotkey: "hk-b", uid: 7 }),
+    ]);
+    assert.deepEqual(ids(await store.listEvents({ limit: 10, miner: { hotkey: "hk-a" } })), ["e1", "e2"]);
+    assert.deepEqual(ids(await store.listEvents({ limit: 10, miner: { hotkey: "hk-a", uid: 7 } })), ["e1"]);
+    assert.deepEqual(ids(await store.listEvents({ limit: 10, miner: { hotkey: "hk-b", uid: 7 } })), ["e3"]);
+    assert.deepEqual(ids(await store.listEvents({ limit: 1, miner: { hotkey: "hk-a" } })), ["e1"]);
+    const after = { resolvedAtMs: T0, eventId: "e1" };
+    assert.deepEqual(ids(await store.listEvents({ limit: 1, after, miner: { hotkey: "hk-a" } })), ["e2"]);
+    assert.deepEqual(ids(await store.listEvents({ limit: 10, miner: { hotkey: "nobody" } })), []);
+  },
+);
+
+adapterTest(
+  "a miner's rows in a window: counted, its (hotkey, uid) only, start exclusive, end inclusive, in order",
+  async ({ storage }) => {
+    const fence = await grant(storage.jobLeases);
+    const store = storage.scores;
+    const events = [
+      eventAt("x", T0 - 2 * HOUR),
+      eventAt("b", T0 - HOUR),
+      eventAt("a", T0 - HOUR),
+      eventAt("z", T0),
+      eventAt("y", T0 + 1),
+    ];
+    for (const event of events) {
+      await put(store, fence, event, [
+        rowOf(event, `${event.eventId}-2`, { hotkey: "hk-a", uid: 1 }),
+        rowOf(event, `${event.eventId}-1`, { hotkey: "hk-a", uid: 2 }),
+        rowOf(event, `${event.eventId}-0`, { hotkey: "hk-a", uid: 1, counted: false }),
+        rowOf(event, `${event.eventId}-3`, { hotkey: "hk-b", uid: 1 }),
+      ]);
+    }
+    const window = { resolvedAfterMs: T0 - 2 * HOUR, resolvedUntilMs: T0 };
+    const rows = await store.minerRows({ hotkey: "hk-a", uid: 1, ...window });
+    assert.deepEqual(rows.map((row) => row.agentPredictionId), ["a-2", "b-2", "z-2"]);
+    const other = await store.minerRows({ hotkey: "hk-a", uid: 2, ...window });
+    assert.deepEqual(other.map((row) => row.agentPredictionId), ["a-1", "b-1", "z-1"]);
+    const all = await store.minerRows({
+      hotkey: "hk-b",
+      uid: 1,
+      resolvedAfterMs: 0,
+      resolvedUntilMs: T0 + 1,
+    });
+    assert.deepEqual(all.map((row) => row.agentPredictionId), ["x-3", "a-3", "b-3", "z-3", "y-3"]);
+  },
+);
+
+function tableOf(count: number, computedAtMs: number): ScoreTable {
+  const rows: ScoreTableRow[] = Array.from({ length: count }, (_, uid) => ({
+    hotkey: `5Hotkey${String(uid).padStart(4, "0")}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx`,
+    uid,
+    firstSeenAtMs: computedAtMs - uid * HOUR,
+    scoring: {
+      score: uid === 0 ? 0 : 0.012346,
+      raw: -0.25,
+      accuracy: 0.6,
+      calibration: 0.912345,
+      edge: 0.1,
+      brier: 0.04,
+      weightedBrier: 0.041234,
+      roi: -1,
+      preds: 12,
+      validPreds: 10,
+      invalidPreds: 2,
+      rho: 0.5,
+      effN: 10,
+      ageHours: uid,
+      gate: uid === 0 ? "invalid_rate" : "pass",
+    },
+    unroundedScore: uid === 0 ? 0 : 0.012345678901234567,
+  }));
+  return { computedAtMs, windowDays: 30, rows };
+}
+
+adapterTest("the score table round-trips exactly and a new one replaces it whole", async ({ storage }) => {
+  const fence = await grant(storage.jobLeases);
+  const store = storage.scores;
+  const big = tableOf(300, T0);
+  assert.equal(await store.putTableFenced(big, { fence }), true);
+  assert.deepEqual(await store.getTable(), big);
+  const small = { ...tableOf(3, T0 + 300_000), windowDays: 7.5 };
+  assert.equal(await store.putTableFenced(small, { fence }), true);
+  assert.deepEqual(await store.getTable(), small);
+  const empty = tableOf(0, T0 + 600_000);
+  assert.equal(await store.putTableFenced(empty, { fence }), true);
+  assert.deepEqual(await store.getTable(), empty);
+});
+
+adapterTest(
+  "writes of a run that lost the scoring job are refused and change nothing",
+  async ({ storage }) => {
+    const stale = await grant(storage.jobLeases, "a");
+    await storage.jobLeases.release(JOB, stale);
+    const fresh = await grant(storage.jobLeases, "b");
+    const store = storage.scores;
+    const event = eventAt("e1", T0);
+    const rows = [rowOf(event, "ap-1", { hotkey: "hk", uid: 1 })];
+    assert.equal(await store.putEventFenced(event, { predictions: rows, fence: stale }), false);
+    assert.equal(await store.getEvent("e1"), null);
+    assert.deepEqual(await store.eventPredictions("e1"), []);
+    assert.equal(await store.putTableFenced(tableOf(2, T0), { fence: stale }), false);
+    assert.equal(await store.getTable(), null);
+    await put(store, fresh, event, rows);
+    assert.equal(await store.putTableFenced(tableOf(2, T0), { fence: fresh }), true);
+    const newer = { ...event, scoredAtMs: T0 + 9 * HOUR };
+    assert.equal(await store.putEventFenced(newer, { predictions: [], fence: stale }), false);
+    assert.deepEqual(await store.getEvent("e1"), event);
+    assert.deepEqual(await store.eventPredictions("e1"), rows);
+    assert.deepEqual((await store.getTable())?.rows.length, 2);
+  },
+);
