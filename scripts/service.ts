@@ -122,7 +122,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const signatureGuard = new SignatureGuard({
     view: metagraph.view,
     nonces: storage.nonces,
-    rates: storage.rateLimits,
     orgs,
     clock,
     verify: await loadSr25519Verify({ log }),

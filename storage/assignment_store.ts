@@ -47,6 +47,8 @@ export interface Claimed {
   kind: "claimed";
   assignment: Assignment & { lease: Lease };
   event: EventRecord;
+  /** The stored version of that event (`StoredEvent.version`). */
+  eventVersion: number;
 }
 
 export type ClaimResult =
@@ -66,14 +68,22 @@ export interface SubmitOptions {
   receivedAtMs: number;
   prediction: ReportedPrediction;
   validation: PredictionValidation;
+  /**
+   * The version of the event `validation` was judged against. When given and the event's stored
+   * version is no longer this one, nothing is written and the receipt says `eventChanged` (the
+   * caller judges again against the event as stored now). The lease checks come first.
+   */
+  eventVersion?: number;
   /** The reasoning trace (a JSON value), stored apart and cross-linked by the id. */
   trace: unknown;
 }
 
 export interface SubmitReceipt {
   agentPredictionId: string;
-  /** False when this validator had already submitted it (a retry): nothing was written. */
+  /** False when this validator had already submitted it (a retry), or `eventChanged`: nothing was written. */
   stored: boolean;
+  /** True when nothing was written because the event is no longer at `SubmitOptions.eventVersion`. */
+  eventChanged?: true;
 }
 
 export interface MarkScoredOptions {

@@ -1,6 +1,19 @@
+import type { WindowHits } from "./rate_limit_store.ts";
+
 export interface ConsumeOptions {
   /** How long the nonce stays used, on the storage's clock (at least twice the signature window). */
   ttlMs: number;
+}
+
+/** One hit on a rate-limit window, counted in the same step as a nonce's use. */
+export interface CountedHit extends WindowHits {
+  bucket: string;
+}
+
+/** What `consumeCounting` did: whether the nonce was fresh, and the window's count including the hit. */
+export interface ConsumedAndCounted {
+  fresh: boolean;
+  count: number;
 }
 
 /**
@@ -15,6 +28,17 @@ export interface NonceStore {
    * earlier use has not expired (a replay), also when the uses race on different instances.
    */
   consume(hotkey: string, nonce: string, options: ConsumeOptions): Promise<boolean>;
+  /**
+   * `consume`, and `RateLimitStore.hit` of the same storage for `hit` (one hit, counted also when
+   * the nonce is a replay), in one storage step where the adapter can (PostgreSQL: one statement,
+   * one commit). Each part keeps its own guarantees; the signed-request check of a validator uses it.
+   */
+  consumeCounting(
+    hotkey: string,
+    nonce: string,
+    options: ConsumeOptions,
+    hit: CountedHit,
+  ): Promise<ConsumedAndCounted>;
   /** Deletes expired nonces (a periodic job); returns how many (0 where storage expires them itself). */
   purgeExpired(): Promise<number>;
 }

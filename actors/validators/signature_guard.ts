@@ -2,7 +2,6 @@ import { type Clock, isoAt, ServiceError } from "../kernel/mod.ts";
 import { secondsUntilReset, windowAt } from "../keys/mod.ts";
 import type { NonceStore } from "../../storage/nonce_store.ts";
 import type { OrgStore } from "../../storage/org_store.ts";
-import type { RateLimitStore } from "../../storage/rate_limit_store.ts";
 import type { StoredNeuron } from "../../storage/metagraph_store.ts";
 import type { SignatureRole } from "./canonical_message.ts";
 import { type HeaderSource, parseSignatureHeaders, type SignatureHeaders } from "./signature_headers.ts";
@@ -36,8 +35,8 @@ export interface SignatureSettings {
 
 export interface SignatureGuardDeps {
   view: MetagraphView;
+  /** Nonces (step 7) and, for validators, the per-hotkey rate windows (step 8) of the same storage. */
   nonces: NonceStore;
-  rates: RateLimitStore;
   orgs: Pick<OrgStore, "minerRegistration">;
   clock: Clock;
   verify: Sr25519Verify;
@@ -127,13 +126,8 @@ export class SignatureGuard {
   async complete(admitted: AdmittedSignature, parts: SignedParts): Promise<SignedCaller> {
     const { headers, policy } = admitted;
     verifySignature(headers, parts, this.#deps);
-    // Steps 7 and 8 in one round trip's time: a replay answers nonce_reused whatever its count
-    // (it only adds one to its hotkey's count, as a refused request over the rate does).
-    const nonce = this.consumeNonce(headers.hotkey, headers.nonce);
-    const rate = policy.role === "validator" ? this.#countRequest(headers.hotkey) : Promise.resolve();
-    const [used, counted] = await Promise.allSettled([nonce, rate]);
-    if (used.status === "rejected") throw used.reason;
-    if (counted.status === "rejected") throw counted.reason;
+    if (policy.role === "validator") await this.#consumeAndCount(headers.hotkey, headers.nonce);
+    else await this.consumeNonce(headers.hotkey, headers.nonce);
     const minerHotkey = policy.role === "miner"
       ? headers.hotkey
       : policy.minerHotkey === "required"
@@ -169,9 +163,8 @@ export class SignatureGuard {
    * `NONCE_SKEW_MARGIN_MS`; a nonce in use → 401 `nonce_reused`.
    */
   async consumeNonce(hotkey: string, nonce: string): Promise<void> {
-    const ttlMs = 2 * this.#deps.settings.windowMs + NONCE_SKEW_MARGIN_MS;
-    if (await this.#deps.nonces.consume(hotkey, nonce, { ttlMs })) return;
-    throw new ServiceError("nonce_reused", "The request nonce was already used by this hotkey");
+    if (await this.#deps.nonces.consume(hotkey, nonce, this.#nonceLife())) return;
+    throw nonceReused();
   }
 
   /** Step 9: the organisation `minerHotkey` is registered to, else 403 `miner_not_registered`. */
@@ -206,18 +199,33 @@ export class SignatureGuard {
     });
   }
 
-  async #countRequest(hotkey: string): Promise<void> {
-    const { clock, rates, settings } = this.#deps;
+  #nonceLife(): { ttlMs: number } {
+    return { ttlMs: 2 * this.#deps.settings.windowMs + NONCE_SKEW_MARGIN_MS };
+  }
+
+  /**
+   * Steps 7 and 8 in one storage step (one statement on PostgreSQL): a replay answers
+   * nonce_reused whatever the count (it adds one to its hotkey's count, as a refused request over
+   * the rate does); a fresh nonce over the rate answers rate_limited, its nonce used up.
+   */
+  async #consumeAndCount(hotkey: string, nonce: string): Promise<void> {
+    const { clock, nonces, settings } = this.#deps;
     const nowMs = clock();
     const window = windowAt(nowMs);
-    const count = await rates.hit(validatorBucket(hotkey), {
+    const { fresh, count } = await nonces.consumeCounting(hotkey, nonce, this.#nonceLife(), {
+      bucket: validatorBucket(hotkey),
       windowStartMs: window.startMs,
       windowMs: window.endMs - window.startMs,
     });
+    if (!fresh) throw nonceReused();
     if (count <= settings.validatorRpm) return;
     throw new ServiceError("rate_limited", "Signed request rate of this validator hotkey exceeded", {
       retryAfterSeconds: secondsUntilReset(window, nowMs),
       details: { limit: settings.validatorRpm, windowResetsAt: isoAt(window.endMs) },
     });
   }
+}
+
+function nonceReused(): ServiceError {
+  return new ServiceError("nonce_reused", "The request nonce was already used by this hotkey");
 }

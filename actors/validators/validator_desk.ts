@@ -2,7 +2,7 @@ import { base64 } from "@scure/base";
 import { LRUCache } from "lru-cache";
 import { utf8ToBytes } from "@noble/hashes/utils.js";
 import { type Clock, isoAt, ServiceError } from "../kernel/mod.ts";
-import { validityReasons } from "../scoring/mod.ts";
+import { type ValidityEvent, validityReasons } from "../scoring/mod.ts";
 import type { AgentStore } from "../../storage/agent_store.ts";
 import type { AssignmentStore, Claimed } from "../../storage/assignment_store.ts";
 import type { PredictionValidation, ReportedPrediction } from "../../storage/assignment_record.ts";
@@ -57,6 +57,18 @@ export interface SubmissionAck {
 
 type RenderedAgent = LeasedAssignment["agent"];
 
+/** An assignment's event as its submission judges validity against it. */
+interface LeasedEvent {
+  eventId: string;
+  /** The stored version `event` was taken from (absent: the event as just read). */
+  version?: number;
+  event: ValidityEvent;
+}
+
+function ack(agentPredictionId: string): SubmissionAck {
+  return { ok: true, agentPredictionId, status: "queued" };
+}
+
 /** Agents kept rendered (code in base64) by version id, at most this many bytes of code. */
 const AGENT_CACHE_BYTES = 64 * 2 ** 20;
 
@@ -77,8 +89,11 @@ export class ValidatorDesk {
     sizeCalculation: (agent) => agent.code.length + 256,
   });
 
-  /** The event of each assignment leased here (identity: never changes), for its submission. */
-  readonly #eventOf = new LRUCache<string, string>({ max: 100_000 });
+  /**
+   * What the submission of each assignment leased here needs of its event: the id (never changes),
+   * and the validity inputs of the version handed out, used while that version is still stored.
+   */
+  readonly #leased = new LRUCache<string, LeasedEvent>({ max: 100_000 });
 
   constructor(deps: ValidatorDeskDeps) {
     this.#deps = deps;
@@ -117,26 +132,48 @@ export class ValidatorDesk {
     submission: Submission,
     receivedAtMs: number,
   ): Promise<SubmissionAck> {
-    const { assignments, events, settings } = this.#deps;
     const id = submission.agentPredictionId;
-    const eventId = this.#eventOf.get(id) ?? (await assignments.get(id))?.eventId;
+    const leased = this.#leased.get(id);
+    if (leased) {
+      const receipt = await this.#store(validatorHotkey, submission, receivedAtMs, leased);
+      if (!receipt.eventChanged) return ack(id);
+    }
+    const eventId = leased?.eventId ?? (await this.#deps.assignments.get(id))?.eventId;
     if (eventId === undefined) throw new ServiceError("not_found", `No assignment ${id}`);
-    const stored = await events.get(eventId);
+    const stored = await this.#deps.events.get(eventId);
     if (!stored) throw new Error(`Assignment ${id} names event ${eventId}, which is not stored`);
-    await assignments.submit(id, {
+    await this.#store(validatorHotkey, submission, receivedAtMs, { eventId, event: stored.event });
+    return ack(id);
+  }
+
+  /**
+   * The store's submit, judged against `leased.event`; with `leased.version`, stored only while the
+   * event is still at that version (else `eventChanged`, nothing written).
+   */
+  #store(validatorHotkey: string, submission: Submission, receivedAtMs: number, leased: LeasedEvent) {
+    const { assignments, settings } = this.#deps;
+    return assignments.submit(submission.agentPredictionId, {
       validatorHotkey,
       graceMs: settings.graceMs,
       receivedAtMs,
       prediction: submission.prediction,
-      validation: predictionValidation(submission.prediction, stored.event, receivedAtMs),
+      validation: predictionValidation(submission.prediction, leased.event, receivedAtMs),
       trace: submission.reasoningTrace,
+      ...(leased.version === undefined ? {} : { eventVersion: leased.version }),
     });
-    return { ok: true, agentPredictionId: id, status: "queued" };
   }
 
   async #render(claim: Claimed): Promise<LeasedAssignment> {
     const { assignment, event } = claim;
-    this.#eventOf.set(assignment.agentPredictionId, assignment.eventId);
+    this.#leased.set(assignment.agentPredictionId, {
+      eventId: assignment.eventId,
+      version: claim.eventVersion,
+      event: {
+        outcomes: event.outcomes.map(({ outcomeId }) => ({ outcomeId })),
+        endDate: event.endDate,
+        resolution: { resolvedAt: event.resolution.resolvedAt },
+      },
+    });
     return {
       agentPredictionId: assignment.agentPredictionId,
       status: "in_progress",
@@ -171,7 +208,7 @@ export class ValidatorDesk {
  */
 export function predictionValidation(
   prediction: ReportedPrediction,
-  event: EventRecord,
+  event: ValidityEvent,
   receivedAtMs: number,
 ): PredictionValidation {
   const reasons = validityReasons({

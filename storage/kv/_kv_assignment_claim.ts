@@ -208,5 +208,12 @@ export async function tryClaim(
     op.set(gateKey(validator), (holdings.gate.value ?? 0) + 1);
     writeMiner(op, { ...miner, leasedCount: miner.leasedCount + 1 }, miner.leasedCount);
   });
-  return commit.ok ? { kind: "claimed", assignment: after, event: candidate.event.event } : null;
+  return commit.ok
+    ? {
+      kind: "claimed",
+      assignment: after,
+      event: candidate.event.event,
+      eventVersion: candidate.event.version,
+    }
+    : null;
 }

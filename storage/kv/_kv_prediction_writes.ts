@@ -1,6 +1,8 @@
 import { ServiceError } from "../../actors/kernel/mod.ts";
 import type { Assignment, StoredPrediction } from "../assignment_record.ts";
 import type { MarkScoredOptions, SubmitOptions, SubmitReceipt } from "../assignment_store.ts";
+import type { StoredEvent } from "../event_record.ts";
+import { eventKey } from "./kv_event_store.ts";
 import {
   assignmentKey,
   commitWrites,
@@ -101,9 +103,16 @@ export async function submitPrediction(
     const assignment = entry.value;
     const admitted = admit(assignment, options, options.now());
     if (admitted !== "store") return admitted;
+    const event = options.eventVersion === undefined
+      ? null
+      : await kv.get<StoredEvent>(eventKey(assignment.eventId));
+    if (event && event.value?.version !== options.eventVersion) {
+      return { agentPredictionId: id, stored: false, eventChanged: true };
+    }
     const prediction = predictionOf(assignment, options);
     const commit = await commitWrites(kv, (op) => {
       op.check(entry);
+      if (event) op.check(event);
       writeAssignment(op, assignment, { ...assignment, status: "submitted" });
       op.delete(heldKey(options.validatorHotkey, id));
       writePrediction(op, prediction);

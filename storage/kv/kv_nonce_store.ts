@@ -1,4 +1,5 @@
-import type { ConsumeOptions, NonceStore } from "../nonce_store.ts";
+import type { ConsumedAndCounted, ConsumeOptions, CountedHit, NonceStore } from "../nonce_store.ts";
+import { KvRateLimitStore } from "./kv_rate_limit_store.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
 
 /** Reads after a lost commit before giving up (each lost commit means another use committed). */
@@ -17,9 +18,11 @@ export interface KvNonceStoreOptions {
 export class KvNonceStore implements NonceStore {
   readonly #kv: Deno.Kv;
   readonly #now: () => number;
+  readonly #rates: KvRateLimitStore;
 
   constructor(kv: Deno.Kv, options: KvNonceStoreOptions = {}) {
     this.#kv = kv;
+    this.#rates = new KvRateLimitStore(kv);
     this.#now = options.now ?? (() => Date.now());
   }
 
@@ -36,6 +39,26 @@ export class KvNonceStore implements NonceStore {
       if (result.ok) return true;
     }
     throw new Error(`Cannot consume nonce: ${hotkey} is too contended`);
+  }
+
+  /**
+   * Deno KV has no statement to share: the nonce's use and the window's hit (the same keys as
+   * `KvRateLimitStore`) run side by side, each atomic on its own.
+   */
+  async consumeCounting(
+    hotkey: string,
+    nonce: string,
+    options: ConsumeOptions,
+    hit: CountedHit,
+  ): Promise<ConsumedAndCounted> {
+    const { bucket, ...window } = hit;
+    const [used, counted] = await Promise.allSettled([
+      this.consume(hotkey, nonce, options),
+      this.#rates.hit(bucket, window),
+    ]);
+    if (used.status === "rejected") throw used.reason;
+    if (counted.status === "rejected") throw counted.reason;
+    return { fresh: used.value, count: counted.value };
   }
 
   purgeExpired(): Promise<number> {

@@ -26,7 +26,7 @@ import {
 import { ensureAssignments, retireAssignments } from "./_pg_assignment_queue.ts";
 
 type ClaimReply =
-  | { outcome: "claimed"; assignment: AssignmentRow; event: EventRecord }
+  | { outcome: "claimed"; assignment: AssignmentRow; event: EventRecord; eventVersion: number }
   | { outcome: "none" }
   | { outcome: "limit"; live: number };
 
@@ -35,6 +35,8 @@ interface SubmitRow {
   status: Assignment["status"];
   lease_holder: string | null;
   stored: boolean;
+  /** The lease checks passed but the event is no longer at the given version. */
+  event_changed: boolean;
 }
 
 /**
@@ -69,6 +71,7 @@ export class PgAssignmentStore implements AssignmentStore {
       kind: "claimed",
       assignment: { ...assignment, lease: assignment.lease as Lease },
       event: reply.event,
+      eventVersion: reply.eventVersion,
     };
   }
 
@@ -76,6 +79,7 @@ export class PgAssignmentStore implements AssignmentStore {
     const row = await this.#submitStatement(agentPredictionId, options);
     if (!row) throw new ServiceError("not_found", `No assignment ${agentPredictionId}`);
     if (row.stored) return { agentPredictionId, stored: true };
+    if (row.event_changed) return { agentPredictionId, stored: false, eventChanged: true };
     const done = row.status === "submitted" || row.status === "scored";
     if (done && row.lease_holder === options.validatorHotkey) return { agentPredictionId, stored: false };
     throw new ServiceError(
@@ -92,15 +96,20 @@ export class PgAssignmentStore implements AssignmentStore {
   async #submitStatement(id: string, options: SubmitOptions): Promise<SubmitRow | undefined> {
     const sql = this.#sql;
     const { validatorHotkey, graceMs } = options;
+    const version = options.eventVersion ?? null;
     const [row] = await sql<SubmitRow[]>`
       WITH target AS (
-        SELECT id, status, lease_holder, lease_token, lease_expires_at_ms FROM assignments
+        SELECT id, status, lease_holder, lease_token, lease_expires_at_ms, event_id FROM assignments
         WHERE id = ${id} FOR UPDATE
-      ), accepted AS (
-        UPDATE assignments a SET status = 'submitted' FROM target t
-        WHERE a.id = t.id AND t.status = 'in_progress' AND t.lease_holder = ${validatorHotkey}
+      ), held AS (
+        SELECT t.id, (${version}::INT IS NULL
+          OR (SELECT e.version FROM events e WHERE e.id = t.event_id) IS NOT DISTINCT FROM ${version}::INT) AS same
+        FROM target t
+        WHERE t.status = 'in_progress' AND t.lease_holder = ${validatorHotkey}
           AND (${options.leaseToken ?? null}::TEXT IS NULL OR t.lease_token = ${options.leaseToken ?? null})
           AND storage_now_ms() <= t.lease_expires_at_ms + ${Math.floor(graceMs)}::BIGINT
+      ), accepted AS (
+        UPDATE assignments a SET status = 'submitted' FROM held h WHERE a.id = h.id AND h.same
         RETURNING a.*
       ), stored AS (
         INSERT INTO predictions (agent_prediction_id, event_id, agent_version_id, round, miner_hotkey,
@@ -114,7 +123,9 @@ export class PgAssignmentStore implements AssignmentStore {
         INSERT INTO prediction_traces (agent_prediction_id, trace)
         SELECT agent_prediction_id, ${jsonParam(sql, options.trace ?? null)} FROM stored
       )
-      SELECT t.status, t.lease_holder, EXISTS (SELECT 1 FROM stored) AS stored FROM target t`;
+      SELECT t.status, t.lease_holder, EXISTS (SELECT 1 FROM stored) AS stored,
+        EXISTS (SELECT 1 FROM held WHERE NOT same) AS event_changed
+      FROM target t`;
     return row;
   }
 

@@ -1,5 +1,5 @@
 import type { Sql } from "postgres";
-import type { ConsumeOptions, NonceStore } from "../nonce_store.ts";
+import type { ConsumedAndCounted, ConsumeOptions, CountedHit, NonceStore } from "../nonce_store.ts";
 
 /**
  * Nonces in PostgreSQL: one upsert inserts the nonce, or takes over an expired row, and returns a
@@ -20,6 +20,35 @@ export class PgNonceStore implements NonceStore {
         WHERE signature_nonces.expires_at_ms <= storage_now_ms()
       RETURNING 1`;
     return rows.length === 1;
+  }
+
+  /**
+   * The nonce upsert and the rate window's upsert (as `PgRateLimitStore.hit`) as two data-modifying
+   * parts of one statement: one round trip, one commit. Both always run to completion.
+   */
+  async consumeCounting(
+    hotkey: string,
+    nonce: string,
+    { ttlMs }: ConsumeOptions,
+    hit: CountedHit,
+  ): Promise<ConsumedAndCounted> {
+    const { bucket, windowStartMs, windowMs } = hit;
+    const [row] = await this.#sql<{ fresh: boolean; count: number }[]>`
+      WITH used AS (
+        INSERT INTO signature_nonces (hotkey, nonce, expires_at_ms)
+        VALUES (${hotkey}, ${nonce}, storage_now_ms() + ${Math.ceil(ttlMs)}::BIGINT)
+        ON CONFLICT (hotkey, nonce) DO UPDATE SET expires_at_ms = EXCLUDED.expires_at_ms
+          WHERE signature_nonces.expires_at_ms <= storage_now_ms()
+        RETURNING 1
+      ), counted AS (
+        INSERT INTO rate_limit_windows (bucket, window_start_ms, window_end_ms, count)
+        VALUES (${bucket}, ${windowStartMs}, ${windowStartMs + windowMs}, ${hit.hits ?? 1})
+        ON CONFLICT (bucket, window_start_ms) DO UPDATE SET count = rate_limit_windows.count + EXCLUDED.count
+        RETURNING count
+      )
+      SELECT EXISTS (SELECT 1 FROM used) AS fresh, (SELECT count FROM counted) AS count`;
+    if (!row || row.count === null) throw new Error(`Cannot count rate-limit hit: ${bucket}`);
+    return { fresh: row.fresh, count: row.count };
   }
 
   async purgeExpired(): Promise<number> {

@@ -345,3 +345,35 @@ adapterTest(
     await rejectsWith(storage.assignments.markScored("ap_unknown", { ...miner[0]!.scored! }), "not_found");
   },
 );
+
+adapterTest(
+  "a submission judged against an event version no longer stored writes nothing and says so",
+  async ({ storage }) => {
+    await seedQueue(storage, { miners: 1, events: 2 });
+    const a = await storage.assignments.claim("5Holder", LONG_LEASE) as Claimed;
+    const b = await storage.assignments.claim("5Holder", LONG_LEASE) as Claimed;
+    const stored = await storage.events.get(a.assignment.eventId);
+    assert.equal(a.eventVersion, stored?.version, "the claim names the version it handed out");
+    const sameVersion = { ...submission("5Holder"), eventVersion: a.eventVersion };
+    assert.deepEqual(await storage.assignments.submit(a.assignment.agentPredictionId, sameVersion), {
+      agentPredictionId: a.assignment.agentPredictionId,
+      stored: true,
+    });
+    const bId = b.assignment.agentPredictionId;
+    await putEvents(storage, [{ ...b.event, question: `${b.event.question} (edited)` }], Date.now());
+    const stale = { ...submission("5Holder"), eventVersion: b.eventVersion };
+    await rejectsWith(
+      storage.assignments.submit(bId, { ...stale, validatorHotkey: "5Other" }),
+      "lease_not_held",
+    );
+    assert.deepEqual(await storage.assignments.submit(bId, stale), {
+      agentPredictionId: bId,
+      stored: false,
+      eventChanged: true,
+    });
+    assert.equal(await storage.assignments.getPrediction(bId), null);
+    assert.equal((await storage.assignments.get(bId))?.status, "in_progress", "the lease is kept");
+    const current = (await storage.events.get(b.assignment.eventId))!.version;
+    assert.equal((await storage.assignments.submit(bId, { ...stale, eventVersion: current })).stored, true);
+  },
+);

@@ -38,3 +38,56 @@ adapterTest("a nonce raced on two instances is accepted exactly once", async (ad
     assert.equal(uses.filter(Boolean).length, 1, `round ${round}: ${uses.join(",")}`);
   }
 });
+
+const WINDOW = { windowStartMs: 1_800_000_000_000, windowMs: 60_000 };
+
+adapterTest(
+  "a nonce used with a rate hit is fresh once, and every use counts in the window",
+  async ({ storage }) => {
+    const nonces = storage.nonces;
+    const hit = { bucket: "validator:5Alice", ...WINDOW };
+    assert.deepEqual(await nonces.consumeCounting("5Alice", "c-1", LONG, hit), { fresh: true, count: 1 });
+    assert.deepEqual(
+      await nonces.consumeCounting("5Alice", "c-1", LONG, hit),
+      { fresh: false, count: 2 },
+      "a replay",
+    );
+    assert.deepEqual(await nonces.consumeCounting("5Alice", "c-2", LONG, hit), { fresh: true, count: 3 });
+    assert.equal(await nonces.consume("5Alice", "c-2", LONG), false, "the same nonces as consume");
+    assert.equal(
+      await storage.rateLimits.hit(hit.bucket, WINDOW),
+      4,
+      "the same windows as the rate-limit store",
+    );
+    const next = { ...hit, windowStartMs: WINDOW.windowStartMs + WINDOW.windowMs };
+    assert.deepEqual(
+      await nonces.consumeCounting("5Alice", "c-3", LONG, next),
+      { fresh: true, count: 1 },
+      "a new window",
+    );
+  },
+);
+
+adapterTest(
+  "a nonce raced with rate hits on two instances is fresh exactly once, every hit counted",
+  async (adapter) => {
+    const other = await adapter.openAnother();
+    const hit = { bucket: "validator:5Bob", ...WINDOW };
+    for (let round = 0; round < 5; round++) {
+      const uses = await Promise.all(
+        Array.from(
+          { length: 16 },
+          (_, i) =>
+            (i % 2 ? other : adapter.storage).nonces.consumeCounting("5Bob", `race-${round}`, LONG, hit),
+        ),
+      );
+      assert.equal(uses.filter((use) => use.fresh).length, 1, `round ${round}`);
+      const counts = uses.map((use) => use.count).toSorted((a, b) => a - b);
+      assert.deepEqual(
+        counts,
+        Array.from({ length: 16 }, (_, i) => round * 16 + i + 1),
+        "each hit its own count",
+      );
+    }
+  },
+);

@@ -199,6 +199,8 @@ Deno.test("a storage failure during the checks fails closed: 500 and nothing is 
   const nonces = overriding<NonceStore>(storage.nonces, {
     consume: (...args) =>
       failing ? Promise.reject(new Error("storage down")) : storage.nonces.consume(...args),
+    consumeCounting: (...args) =>
+      failing ? Promise.reject(new Error("storage down")) : storage.nonces.consumeCounting(...args),
   });
   const loop = await openLoop({
     validators: [VALIDATOR],

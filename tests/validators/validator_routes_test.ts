@@ -3,6 +3,7 @@ import { base64 } from "@scure/base";
 const bytesToUtf8 = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 import { LeaseReplySchema, SubmissionAckSchema } from "../../routes/validators/validators_api.ts";
 import { errorCode } from "../support/access.ts";
+import { putEvents, resolved } from "../support/events.ts";
 import {
   agentCode,
   type Loop,
@@ -126,6 +127,24 @@ Deno.test("an invalid prediction is stored with its reasons, not refused; a retr
   assert.deepEqual(await retry.json(), firstAck);
   const after = await loop.service.storage.assignments.getPrediction(leased.agentPredictionId);
   assert.deepEqual(after, stored, "the retry changed nothing");
+});
+
+Deno.test("a prediction is judged against its event as stored at submission: resolved after the lease, it is late", async () => {
+  const loop = await openLoop({ validators: [VALIDATOR], miners: MINERS.slice(0, 1), events: 1 });
+  await using _service = loop.service;
+  const leased = (await lease(loop)).assignment!;
+  const event = loop.events[0]!;
+  await putEvents(
+    loop.service.storage,
+    [resolved(event, loop.service.clock.now())],
+    loop.service.clock.now(),
+  );
+  loop.service.clock.advance(1_000);
+  const response = await submit(loop, submissionFor(leased.agentPredictionId, event));
+  assert.equal(response.status, 200);
+  const stored = await loop.service.storage.assignments.getPrediction(leased.agentPredictionId);
+  assert.deepEqual(stored?.validation.reasons, ["late_prediction"]);
+  assert.equal((await loop.service.storage.assignments.get(leased.agentPredictionId))?.status, "submitted");
 });
 
 Deno.test("submissions: unknown id 404, a non-holder 409 with nothing stored, a body off the spec's shape 400, a trace over 256 KiB 413", async () => {
