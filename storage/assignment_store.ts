@@ -118,7 +118,7 @@ export interface ListEventOptions {
  * Assignments are their own aggregate, never fields of the event record. Leases are arbitrated
  * here, atomically, on the storage's clock (PostgreSQL: the server's `clock_timestamp()`; Deno KV:
  * the clock of the host the KV file lives on, see docs/runtime.md), so any number of service
- * instances share one queue. Errors a caller must render are `ServiceError`s: `not_found`,
+ * instances share one queue. Errors a caller must render are `StoreRefusal`s: `not_found`,
  * `lease_not_held`.
  */
 export interface AssignmentStore {
@@ -144,7 +144,7 @@ export interface AssignmentStore {
   /**
    * Stores the prediction and its trace for the assignment, in one atomic step, when the caller
    * holds its lease (until `expiresAtMs + graceMs` while nobody re-claimed it). A retry by the
-   * validator that submitted returns `stored: false`. Throws `ServiceError` `not_found` (unknown
+   * validator that submitted returns `stored: false`. Throws `StoreRefusal` `not_found` (unknown
    * id) or `lease_not_held` (another validator, a former holder, too late, never leased).
    */
   submit(agentPredictionId: string, options: SubmitOptions): Promise<SubmitReceipt>;

@@ -1,6 +1,5 @@
 import type { Clock } from "../kernel/mod.ts";
-import type { MetagraphView } from "../validators/mod.ts";
-import type { PriceView } from "../prices/mod.ts";
+import type { MetagraphReader, PriceReader } from "./board_inputs.ts";
 import type { OrgStore } from "../../storage/org_store.ts";
 import type { ScoreStore } from "../../storage/score_store.ts";
 import { buildLeaderboard, type Leaderboard } from "./leaderboard.ts";
@@ -11,9 +10,9 @@ export const LEADERBOARD_CACHE_MS = 60_000;
 
 export interface LeaderboardViewOptions {
   /** This instance's metagraph view (chain metrics, registrations, staleness). */
-  metagraph: MetagraphView;
+  metagraph: MetagraphReader;
   /** This instance's price view. */
-  prices: PriceView;
+  prices: PriceReader;
   scores: Pick<ScoreStore, "getTable">;
   orgs: Pick<OrgStore, "minerRegistration">;
   clock: Clock;

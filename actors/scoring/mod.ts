@@ -23,3 +23,4 @@ export * from "./scoring_math.ts";
 export * from "./scoring_job.ts";
 export * from "./stored_scoring.ts";
 export * from "./trace_summary.ts";
+export * from "./board_inputs.ts";

@@ -5,7 +5,7 @@
  * needs to recompute the scores (`deno task score`).
  */
 import { isoAt } from "../kernel/mod.ts";
-import type { MetagraphView } from "../validators/mod.ts";
+import type { MetagraphReader } from "./board_inputs.ts";
 import type { AssignmentStore, ScoredCursor } from "../../storage/assignment_store.ts";
 import type { StoredPrediction } from "../../storage/assignment_record.ts";
 import type { ScoredPredictionRecord, ScoreStore } from "../../storage/score_store.ts";
@@ -61,7 +61,7 @@ export interface ScoredPredictionsDeps {
   assignments: Pick<AssignmentStore, "listScored" | "getTrace">;
   scores: Pick<ScoreStore, "eventPredictions" | "getEvent">;
   /** This instance's metagraph view: the current registrations. */
-  metagraph: Pick<MetagraphView, "metagraph">;
+  metagraph: Pick<MetagraphReader, "metagraph">;
 }
 
 /** The registrations the feed shows: every current (hotkey, uid), or the named miner's. */

@@ -1,3 +1,4 @@
+import { StoreRefusal } from "../../storage/store_refusal.ts";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -78,6 +79,10 @@ export interface OnErrorOptions {
 export function onError(log: Logger, options: OnErrorOptions = {}) {
   return (error: Error, c: Context): Response => {
     if (error instanceof ServiceError) return errorResponse(c, error);
+    if (error instanceof StoreRefusal) {
+      const retry = error.code === "conflict" ? { retryAfterSeconds: 1 } : {};
+      return errorResponse(c, new ServiceError(error.code, error.message, retry));
+    }
     if (error instanceof WriteConflictError) {
       return errorResponse(c, new ServiceError("conflict", error.message, { retryAfterSeconds: 1 }));
     }

@@ -1,4 +1,4 @@
-import { ServiceError } from "../../actors/kernel/mod.ts";
+import { StoreRefusal } from "../store_refusal.ts";
 import type { Assignment, StoredPrediction } from "../assignment_record.ts";
 import type { MarkScoredOptions, SubmitOptions, SubmitReceipt } from "../assignment_store.ts";
 import type { StoredEvent } from "../event_record.ts";
@@ -20,19 +20,19 @@ export const MAX_KV_TRACE_BYTES = 640 * 1024;
 /** Re-reads after a lost commit (each means another write to the assignment committed). */
 const MAX_ATTEMPTS = 50;
 
-function notFound(id: string): ServiceError {
-  return new ServiceError("not_found", `No assignment ${id}`);
+function notFound(id: string): StoreRefusal {
+  return new StoreRefusal("not_found", `No assignment ${id}`);
 }
 
-function notHeld(id: string): ServiceError {
-  return new ServiceError("lease_not_held", `The lease of ${id} is not held by this validator`);
+function notHeld(id: string): StoreRefusal {
+  return new StoreRefusal("lease_not_held", `The lease of ${id} is not held by this validator`);
 }
 
 /** The trace's JSON in UTF-8 chunks of at most TRACE_CHUNK_BYTES. */
 function traceChunks(trace: unknown): Uint8Array[] {
   const bytes = new TextEncoder().encode(JSON.stringify(trace ?? null));
   if (bytes.length > MAX_KV_TRACE_BYTES) {
-    throw new ServiceError("payload_too_large", `Reasoning trace is larger than ${MAX_KV_TRACE_BYTES} bytes`);
+    throw new StoreRefusal("payload_too_large", `Reasoning trace is larger than ${MAX_KV_TRACE_BYTES} bytes`);
   }
   const chunks: Uint8Array[] = [];
   for (let at = 0; at < bytes.length; at += TRACE_CHUNK_BYTES) {
@@ -120,7 +120,7 @@ export async function submitPrediction(
     });
     if (commit.ok) return { agentPredictionId: id, stored: true };
   }
-  throw new ServiceError("conflict", `Cannot submit ${id}: the assignment is too contended`);
+  throw new StoreRefusal("conflict", `Cannot submit ${id}: the assignment is too contended`);
 }
 
 export async function markPredictionScored(
@@ -133,7 +133,7 @@ export async function markPredictionScored(
       assignmentKey(id),
       predictionKey(id),
     ]);
-    if (!assignment.value || !prediction.value) throw new ServiceError("not_found", `No prediction ${id}`);
+    if (!assignment.value || !prediction.value) throw new StoreRefusal("not_found", `No prediction ${id}`);
     if (prediction.value.scored || assignment.value.status !== "submitted") return false;
     const before = assignment.value;
     const { scoredAtMs, resolvedAtMs, resolution } = options;
@@ -148,5 +148,5 @@ export async function markPredictionScored(
     });
     if (commit.ok) return true;
   }
-  throw new ServiceError("conflict", `Cannot mark ${id} scored: the assignment is too contended`);
+  throw new StoreRefusal("conflict", `Cannot mark ${id} scored: the assignment is too contended`);
 }

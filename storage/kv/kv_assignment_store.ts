@@ -1,4 +1,4 @@
-import { ServiceError } from "../../actors/kernel/mod.ts";
+import { StoreRefusal } from "../store_refusal.ts";
 import type { Assignment, AssignmentTarget, StoredPrediction } from "../assignment_record.ts";
 import type {
   AssignmentStore,
@@ -63,7 +63,7 @@ export class KvAssignmentStore implements AssignmentStore {
       const result = await tryClaim(this.#kv, validatorHotkey, { ...options, nowMs: this.#now(), token });
       if (result) return result;
     }
-    throw new ServiceError("conflict", "Cannot claim an assignment: the queue is too contended");
+    throw new StoreRefusal("conflict", "Cannot claim an assignment: the queue is too contended");
   }
 
   submit(agentPredictionId: string, options: SubmitOptions): Promise<SubmitReceipt> {

@@ -1,5 +1,5 @@
 import type { Sql } from "postgres";
-import { ServiceError } from "../../actors/kernel/mod.ts";
+import { StoreRefusal } from "../store_refusal.ts";
 import type { Assignment, AssignmentTarget, Lease, StoredPrediction } from "../assignment_record.ts";
 import type {
   AssignmentStore,
@@ -77,12 +77,12 @@ export class PgAssignmentStore implements AssignmentStore {
 
   async submit(agentPredictionId: string, options: SubmitOptions): Promise<SubmitReceipt> {
     const row = await this.#submitStatement(agentPredictionId, options);
-    if (!row) throw new ServiceError("not_found", `No assignment ${agentPredictionId}`);
+    if (!row) throw new StoreRefusal("not_found", `No assignment ${agentPredictionId}`);
     if (row.stored) return { agentPredictionId, stored: true };
     if (row.event_changed) return { agentPredictionId, stored: false, eventChanged: true };
     const done = row.status === "submitted" || row.status === "scored";
     if (done && row.lease_holder === options.validatorHotkey) return { agentPredictionId, stored: false };
-    throw new ServiceError(
+    throw new StoreRefusal(
       "lease_not_held",
       `The lease of ${agentPredictionId} is not held by this validator`,
     );
@@ -142,7 +142,7 @@ export class PgAssignmentStore implements AssignmentStore {
       )
       SELECT EXISTS (SELECT 1 FROM marked) AS marked,
         EXISTS (SELECT 1 FROM predictions WHERE agent_prediction_id = ${agentPredictionId}) AS known`;
-    if (!row?.known) throw new ServiceError("not_found", `No prediction ${agentPredictionId}`);
+    if (!row?.known) throw new StoreRefusal("not_found", `No prediction ${agentPredictionId}`);
     return row.marked;
   }
 

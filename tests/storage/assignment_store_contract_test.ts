@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ServiceError } from "../../actors/kernel/mod.ts";
+import { StoreRefusal } from "../../storage/store_refusal.ts";
 import type { Claimed } from "../../storage/assignment_store.ts";
 import { adapterTest } from "../support/adapters.ts";
 import {
@@ -18,7 +18,7 @@ import { putEvents, resolved } from "../support/events.ts";
 const SHORT_LEASE = { leaseMs: 20, maxLive: 100 };
 
 async function rejectsWith(promise: Promise<unknown>, code: string): Promise<void> {
-  await assert.rejects(promise, (error) => error instanceof ServiceError && error.code === code);
+  await assert.rejects(promise, (error) => error instanceof StoreRefusal && error.code === code);
 }
 
 function summary(claimed: Claimed): string {
