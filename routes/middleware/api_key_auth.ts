@@ -40,6 +40,7 @@ export const SIGNATURE_HEADERS = [
   "x-miner-nonce",
   "x-miner-timestamp",
   "x-miner-signature",
+  "x-miner-hotkey",
 ] as const;
 
 /** True when the request carries any sr25519 signature header. */

@@ -77,7 +77,15 @@ Deno.test("signature headers on a key route get 403 wrong_auth_scheme, with or w
   const { service, orgId } = await serviceWithOrg();
   await using _ = service;
   const { apiKey } = await issueKey(service.request, orgId);
-  for (const name of ["x-validator-signature", "x-validator-hotkey", "x-miner-signature", "x-miner-nonce"]) {
+  for (
+    const name of [
+      "x-validator-signature",
+      "x-validator-hotkey",
+      "x-miner-signature",
+      "x-miner-nonce",
+      "x-miner-hotkey",
+    ]
+  ) {
     for (const init of [keyInit(apiKey, { [name]: "0xabc" }), { headers: { [name]: "0xabc" } }]) {
       const response = await service.request(BALANCE, init);
       assert.equal(response.status, 403, name);
