@@ -4,7 +4,7 @@
  * handles (two service instances). On PostgreSQL these run only against a server (DATABASE_URL).
  */
 import assert from "node:assert/strict";
-import { ServiceError } from "../../actors/kernel/mod.ts";
+import { StoreRefusal } from "../../storage/store_refusal.ts";
 import type { AssignmentStore, Claimed, ClaimResult } from "../../storage/assignment_store.ts";
 import { adapterTest, type AdapterUnderTest } from "../support/adapters.ts";
 import { claimAll, idOf, LONG_LEASE, seedQueue, submission, waitMs } from "../support/assignments.ts";
@@ -173,7 +173,7 @@ raceTest(
     );
     assert.deepEqual(outcomes[0], { status: "fulfilled", value: { agentPredictionId: id, stored: true } });
     for (const outcome of outcomes.slice(1)) {
-      assert.ok(outcome.status === "rejected" && outcome.reason instanceof ServiceError);
+      assert.ok(outcome.status === "rejected" && outcome.reason instanceof StoreRefusal);
       assert.equal(outcome.reason.code, "lease_not_held");
     }
     assert.equal((await adapter.storage.assignments.getPrediction(id))?.validatorHotkey, "5Holder");
