@@ -229,6 +229,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     rememberKeySecrets: config.FGW_REMEMBER_KEY_SECRETS,
     metricsToken: config.FGW_METRICS_TOKEN,
     maxAgentBytes: config.FGW_AGENT_MAX_BYTES,
+    maxGatewayBodyBytes: config.FGW_GATEWAY_MAX_BODY_BYTES,
   };
   const app = createApp({
     http,
@@ -248,6 +249,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     signatureGuard,
     validators,
     scoring: { leaderboard: scoring.leaderboard },
+    gateway,
   });
   return {
     app,

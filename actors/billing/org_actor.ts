@@ -206,12 +206,14 @@ export class OrgActor implements Actor<OrgMessages> {
       load: () => Promise.resolve(false),
       apply: async (holdStored) => {
         const next = await billing.commit(this.#id, settleChange(message, { atMs: clock(), holdStored }));
-        if (next) return { ...charged, balanceAfterMicro: next.balanceMicro };
+        if (next) {
+          return { ...charged, balanceAfterMicro: next.balanceMicro, availableAfterMicro: available(next) };
+        }
         // The hold is gone: settled before (a repeat), or released or expired before the call
         // finished — the call happened all the same, so charge it without the hold. A hold id that
         // was never reserved is not a call this org made.
         const settled = await billing.findSettlement(this.#id, holdId);
-        if (settled) return repeatedSettle(settled, message);
+        if (settled) return repeatedSettle(settled, message, available(await this.#account()));
         if (!(await billing.findReservation(this.#id, holdId))) {
           throw new ServiceError("not_found", `Hold not found: ${holdId}`, { details: { holdId } });
         }

@@ -72,7 +72,13 @@ export interface ReserveReply {
 export interface SettleReply {
   holdId: string;
   chargedMicro: bigint;
+  /** The settled balance right after this settle's debit (its ledger entry's `balanceAfterMicro`). */
   balanceAfterMicro: bigint;
+  /**
+   * What `balance` answers as available right after the settle: the balance minus the holds of
+   * the calls still in flight (for a repeat, as of the repeat). `GET /v1/credits/balance`'s figure.
+   */
+  availableAfterMicro: bigint;
   /** True when the hold had been settled before: this reports that settlement, nothing changed. */
   alreadySettled: boolean;
 }
