@@ -47,6 +47,8 @@ export function providersFor(fake: FakeOpenAi | null): unknown {
 
 export interface GatewayWorld {
   service: TestService;
+  /** Opens another instance of the service on `storage` (the same store), configured alike. */
+  openPeer(storage: Storage): Promise<TestService>;
   fake: FakeOpenAi;
   orgId: string;
   apiKey: string;
@@ -71,11 +73,13 @@ export async function gatewayWorld(options: GatewayWorldOptions = {}): Promise<G
   const fake = new FakeOpenAi(options.fake ?? {});
   const providersFile = await Deno.makeTempFile({ prefix: "fgw_providers_", suffix: ".json" });
   await Deno.writeTextFile(providersFile, JSON.stringify(providersFor(fake)));
+  const env = { FGW_ADMIN_TOKEN: ADMIN_TOKEN, FGW_PROVIDERS_FILE: providersFile, ...options.env };
   const service = await openTestService({
-    env: { FGW_ADMIN_TOKEN: ADMIN_TOKEN, FGW_PROVIDERS_FILE: providersFile, ...options.env },
+    env,
     providerEnv: FAKE_KEY_ENV,
     ...(options.storage ? { storage: options.storage } : {}),
   });
+  const peers: TestService[] = [];
   const orgId = await createOrg(service.request);
   const credit = options.creditMicro ?? "1000000";
   if (credit !== "0") await addCredits(service.request, orgId, credit, "initial");
@@ -86,6 +90,11 @@ export async function gatewayWorld(options: GatewayWorldOptions = {}): Promise<G
   });
   return {
     service,
+    openPeer: async (storage) => {
+      const peer = await openTestService({ env, providerEnv: FAKE_KEY_ENV, storage });
+      peers.push(peer);
+      return peer;
+    },
     fake,
     orgId,
     apiKey: issued.apiKey,
@@ -100,7 +109,12 @@ export async function gatewayWorld(options: GatewayWorldOptions = {}): Promise<G
       return (await response.json()).balanceMicro;
     },
     async [Symbol.asyncDispose]() {
-      await service.close();
+      // Storage handles belong to whoever opened them (an adapter test closes its own).
+      if (options.storage) {
+        for (const instance of [service, ...peers]) await instance.actors.drain();
+      } else {
+        await service.close();
+      }
       await fake.close();
       await Deno.remove(providersFile);
     },
