@@ -3,7 +3,7 @@
  * model, and `runBilledCompletion` holds, calls and settles on the paying org's OrgActor, under a
  * hold id made from the request id. The usage record is written by the settle, in its commit.
  */
-import type { AskOrg } from "../../actors/billing/mod.ts";
+import type { AskOrg, DailyCap } from "../../actors/billing/mod.ts";
 import {
   type AdapterRegistry,
   type BilledCompletion,
@@ -31,6 +31,8 @@ export interface BilledCallDeps {
 /** Who pays for a call and who made it. */
 export interface Payer extends CallParties {
   orgId: string;
+  /** The miner's daily cap the hold counts against (validator completions). */
+  cap?: DailyCap;
 }
 
 /**
@@ -67,10 +69,11 @@ export async function billedCall(
   payer: Payer,
 ): Promise<BilledCompletion> {
   const resolved = deps.catalog.resolve(body.provider, body.model);
-  const { orgId, ...parties } = payer;
+  const { orgId, cap, ...parties } = payer;
   const holdId = holdIdFor(payer.requestId);
   return await runBilledCompletion({ resolved, request: adapterRequest(body) }, {
-    reserve: (amountMicro) => deps.askOrg(orgId, { type: "reserve", amountMicro, holdId }),
+    reserve: (amountMicro) =>
+      deps.askOrg(orgId, { type: "reserve", amountMicro, holdId, ...(cap ? { cap } : {}) }),
     settle: async (charge) => {
       const usage = completionUsage({ provider: resolved.provider.id, model: body.model, charge }, parties);
       const reply = await deps.askOrg(orgId, { type: "settle", holdId, costMicro: charge.costMicro, usage });

@@ -9,7 +9,6 @@ import { promptTokenBound } from "../../actors/gateway/mod.ts";
 import type { ChatMessage } from "../../actors/gateway/mod.ts";
 import { adapterTest } from "../support/adapters.ts";
 import { allLedgerEntries, ledgerSum } from "../support/ledger.ts";
-import { secondInstanceStorage } from "../support/second_instance.ts";
 import {
   completionInit,
   COMPLETIONS,
@@ -32,13 +31,14 @@ function usageAtBound(body: Record<string, unknown>) {
 
 adapterTest(
   "200 racing completions on two instances, funded for K holds: exactly K succeed, the rest 402, the money adds up",
+  { needs: "concurrency" },
   async (adapter) => {
     await using w = await gatewayWorld({
       storage: adapter.storage,
       creditMicro: String(FAKE_HOLD * BigInt(K)),
       fake: { usage: usageAtBound },
     });
-    const peer = await w.openPeer(await secondInstanceStorage(adapter));
+    const peer = await w.openPeer(await adapter.openAnother());
     const instances = [w.service, peer];
     const responses = await Promise.all(
       Array.from(
