@@ -35,6 +35,7 @@ import { scoredEventRoutes } from "./scoring/scored_events.ts";
 import { scoredPredictionRoutes } from "./scoring/scored_predictions.ts";
 import type { AdapterRegistry, ProviderCatalog } from "../actors/gateway/mod.ts";
 import { gatewayRoutes } from "./gateway/gateway.ts";
+import { validatorGatewayRoutes } from "./gateway/validator_completions.ts";
 
 /** What the routes need from the running service. */
 export interface AppDeps {
@@ -65,7 +66,12 @@ export interface AppDeps {
   /** The public scoring reads: the leaderboard view. */
   scoring: { leaderboard: LeaderboardView };
   /** The LLM gateway's providers (loaded at start) and their adapters. */
-  gateway: { catalog: ProviderCatalog; adapters: AdapterRegistry };
+  gateway: {
+    catalog: ProviderCatalog;
+    adapters: AdapterRegistry;
+    /** `FGW_VALIDATOR_DAILY_CAP_MICRO`: a miner's validator completions per UTC day. */
+    validatorDailyCapMicro: bigint;
+  };
 }
 
 /** What sr25519 request signatures need besides the request (DESIGN §4, docs/signatures.md). */
@@ -166,17 +172,22 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       maxAgentBytes: deps.http.maxAgentBytes,
     }),
   );
+  const billing = {
+    ...deps.gateway,
+    askOrg: deps.askOrg,
+    clock: deps.clock,
+    log: deps.log,
+    onCharge: (provider: string, basis: string) => deps.metrics.gatewayCharged(provider, basis),
+    maxBodyBytes: deps.http.maxGatewayBodyBytes,
+  };
+  app.route("/v1/gateway", gatewayRoutes({ ...billing, keys: access, orgs }));
   app.route(
-    "/v1/gateway",
-    gatewayRoutes({
-      ...deps.gateway,
-      askOrg: deps.askOrg,
-      clock: deps.clock,
-      log: deps.log,
-      onCharge: (provider, basis) => deps.metrics.gatewayCharged(provider, basis),
-      keys: access,
-      orgs,
-      maxBodyBytes: deps.http.maxGatewayBodyBytes,
+    "/v1/gateway/validator",
+    validatorGatewayRoutes({
+      ...billing,
+      guard: deps.signatureGuard,
+      metagraph: deps.metagraph.view,
+      dailyCapMicro: deps.gateway.validatorDailyCapMicro,
     }),
   );
   app.route("/admin/v1/miners", adminMinerRoutes({ askMiner: deps.askMiner, orgs }));

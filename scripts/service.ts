@@ -249,7 +249,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     signatureGuard,
     validators,
     scoring: { leaderboard: scoring.leaderboard },
-    gateway,
+    gateway: { ...gateway, validatorDailyCapMicro: config.FGW_VALIDATOR_DAILY_CAP_MICRO },
   });
   return {
     app,

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { isSs58Address } from "../../actors/kernel/mod.ts";
 import type { ApiKeyAccess } from "../middleware/api_key_auth.ts";
+import type { SignatureAccess } from "../middleware/signature_auth.ts";
+import { ValidatorSignatureHeaders } from "../validators/validators_api.ts";
 import { defineRoute, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { microString } from "../billing/admin_org_views.ts";
 
@@ -130,6 +132,54 @@ export function completionRoute(options: { keys: ApiKeyAccess; maxBodyBytes: num
         headers: {
           [CREDITS_REMAINING]: {
             description: "The same figure as `balanceAfterMicro`.",
+            schema: { type: "string" },
+          },
+        },
+      },
+    },
+  });
+}
+
+/** The signature headers of the validator gateway route: a validator's, and the miner it acts for. */
+const ValidatorCompletionHeaders = ValidatorSignatureHeaders.extend({
+  "x-miner-hotkey": z.string().meta({
+    description: "The miner whose agent makes the call: registered to an organisation (billed) and " +
+      "holding a uid in the metagraph. Part of the signed message.",
+  }),
+});
+
+/** `POST /v1/gateway/validator/completions`, signed by a validator for a miner's agent. */
+export function validatorCompletionRoute(options: { signature: SignatureAccess; maxBodyBytes: number }) {
+  return defineRoute({
+    method: "post",
+    path: "/completions",
+    tags: ["gateway"],
+    summary: "A billed LLM completion for a miner's agent, made by a validator",
+    description: "The same request (without `minerHotkey`: the signed `x-miner-hotkey` names the miner) " +
+      "and envelope as `POST /v1/gateway/completions`, billed to the miner's organisation within its daily " +
+      "cap (`FGW_VALIDATOR_DAILY_CAP_MICRO` per UTC day; beyond it 402 `spend_cap_reached`). The usage " +
+      "record names the validator. docs/gateway.md.",
+    access: { signature: options.signature },
+    errors: [
+      "invalid_request",
+      "insufficient_credits",
+      "spend_cap_reached",
+      "upstream_error",
+      "upstream_timeout",
+      "unavailable",
+      "conflict",
+    ],
+    maxBodyBytes: options.maxBodyBytes,
+    request: { headers: ValidatorCompletionHeaders, body: jsonBody(validatorCompletionRequestSchema) },
+    responses: {
+      200: {
+        ...jsonResponse(
+          CompletionResponseSchema,
+          "The completion and its charge to the miner's organisation.",
+        ),
+        headers: {
+          [CREDITS_REMAINING]: {
+            description: "The same figure as `balanceAfterMicro` (the miner's organisation).",
             schema: { type: "string" },
           },
         },

@@ -26,7 +26,7 @@ const ADMIN = { authorization: `Bearer ${ADMIN_TOKEN}` };
  * admin token there is 403 `wrong_auth_scheme`), so their bodies are tested with signed requests
  * in tests/validators/.
  */
-const SIGNED_BODY_ROUTES = ["post /v1/validators/prediction"];
+const SIGNED_BODY_ROUTES = ["post /v1/validators/prediction", "post /v1/gateway/validator/completions"];
 
 /**
  * An admin-enabled service with one org (`{orgId}` of a path names it) and the credentials of each
