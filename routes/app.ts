@@ -33,6 +33,9 @@ import type { LeaderboardView } from "../actors/scoring/mod.ts";
 import { leaderboardRoutes } from "./scoring/leaderboard.ts";
 import { scoredEventRoutes } from "./scoring/scored_events.ts";
 import { scoredPredictionRoutes } from "./scoring/scored_predictions.ts";
+import type { AdapterRegistry, ProviderCatalog } from "../actors/gateway/mod.ts";
+import { gatewayRoutes } from "./gateway/gateway.ts";
+import { validatorGatewayRoutes } from "./gateway/validator_completions.ts";
 
 /** What the routes need from the running service. */
 export interface AppDeps {
@@ -62,6 +65,13 @@ export interface AppDeps {
   validators: ValidatorDesk;
   /** The public scoring reads: the leaderboard view. */
   scoring: { leaderboard: LeaderboardView };
+  /** The LLM gateway's providers (loaded at start) and their adapters. */
+  gateway: {
+    catalog: ProviderCatalog;
+    adapters: AdapterRegistry;
+    /** `FGW_VALIDATOR_DAILY_CAP_MICRO`: a miner's validator completions per UTC day. */
+    validatorDailyCapMicro: bigint;
+  };
 }
 
 /** What sr25519 request signatures need besides the request (DESIGN §4, docs/signatures.md). */
@@ -87,6 +97,8 @@ export interface HttpOptions {
   metricsToken: string | undefined;
   /** Largest agent upload in UTF-8 bytes of code (`FGW_AGENT_MAX_BYTES`). */
   maxAgentBytes: number;
+  /** Largest completion request body (`FGW_GATEWAY_MAX_BODY_BYTES`). */
+  maxGatewayBodyBytes: number;
 }
 
 export type { AppEnv };
@@ -158,6 +170,24 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       keys: access,
       signature,
       maxAgentBytes: deps.http.maxAgentBytes,
+    }),
+  );
+  const billing = {
+    ...deps.gateway,
+    askOrg: deps.askOrg,
+    clock: deps.clock,
+    log: deps.log,
+    onCharge: (provider: string, basis: string) => deps.metrics.gatewayCharged(provider, basis),
+    maxBodyBytes: deps.http.maxGatewayBodyBytes,
+  };
+  app.route("/v1/gateway", gatewayRoutes({ ...billing, keys: access, orgs }));
+  app.route(
+    "/v1/gateway/validator",
+    validatorGatewayRoutes({
+      ...billing,
+      guard: deps.signatureGuard,
+      metagraph: deps.metagraph.view,
+      dailyCapMicro: deps.gateway.validatorDailyCapMicro,
     }),
   );
   app.route("/admin/v1/miners", adminMinerRoutes({ askMiner: deps.askMiner, orgs }));

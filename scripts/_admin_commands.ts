@@ -1,4 +1,4 @@
-import { formatIssuedKey, formatPage, formatRecord, formatTable } from "./_admin_format.ts";
+import { formatIssuedKey, formatPage, formatRecord, formatTable, formatUsage } from "./_admin_format.ts";
 
 /** Parsed `--options` of one CLI invocation. */
 export type AdminOptions = Record<string, string | boolean | undefined>;
@@ -157,12 +157,12 @@ export const ADMIN_COMMANDS: AdminCommand[] = [
     words: ["usage"],
     args: ["orgId"],
     options: ["cursor", "limit"],
-    summary: "settled calls, newest first [--cursor C] [--limit N]",
+    summary: "settled gateway calls, newest first [--cursor C] [--limit N]",
     call: ([orgId], options) => ({
       method: "GET",
       path: `/admin/v1/orgs/${seg(orgId!)}/usage${pageQuery(options)}`,
     }),
-    render: (body, [orgId]) => formatPage(body, (cursor) => `admin usage ${orgId} --cursor ${cursor}`),
+    render: (body, [orgId]) => formatUsage(body, (cursor) => `admin usage ${orgId} --cursor ${cursor}`),
   },
 ];
 

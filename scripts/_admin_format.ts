@@ -66,6 +66,32 @@ export function formatPage(body: Json, nextCommand: (cursor: string) => string):
   return lines.join("\n");
 }
 
+/**
+ * A page of usage records as one line per call: when, what it was charged, the provider and model,
+ * its tokens, latency and charge basis, who made it (key, miner, validator) and its request id.
+ * Records of other kinds show their description; anything else keeps its own shape.
+ */
+export function formatUsage(body: Json, nextCommand: (cursor: string) => string): string {
+  if (!isRecord(body) || !Array.isArray(body.items)) return formatRecord(body);
+  const rows = body.items.map((item) => {
+    if (!isRecord(item)) return item;
+    const meta = isRecord(item.metadata) ? item.metadata : {};
+    return {
+      at: item.at,
+      costMicro: item.amountMicro,
+      call: item.description,
+      tokens: meta.promptTokens === undefined ? undefined : `${meta.promptTokens}+${meta.completionTokens}`,
+      latencyMs: meta.latencyMs,
+      basis: meta.basis,
+      keyId: item.keyId,
+      miner: item.minerHotkey,
+      validator: meta.validatorHotkey,
+      requestId: meta.requestId,
+    };
+  });
+  return formatPage({ ...body, items: rows }, nextCommand);
+}
+
 /** An answer carrying a freshly issued or rotated key: the key first, with the once-only warning. */
 export function formatIssuedKey(body: Json): string {
   if (!isRecord(body) || typeof body.apiKey !== "string") return formatRecord(body);

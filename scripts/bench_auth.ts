@@ -10,8 +10,7 @@ import { silentLogger } from "../actors/kernel/mod.ts";
 import { loadConfig } from "./config.ts";
 import { withScratchDatabase } from "./scratch_database.ts";
 import { createService } from "./service.ts";
-import postgres from "postgres";
-import { ensureWrk, type LoadResult, loadTest, pinServerCpu, pinToCpu, printTable } from "./bench_load.ts";
+import { ensureWrk, type LoadResult, loadTest, pinDatabase, pinServerCpu, printTable } from "./bench_load.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
 const CONNECTIONS = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 64);
@@ -20,22 +19,6 @@ const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 5);
 const ADMIN_TOKEN = crypto.randomUUID();
 /** `BENCH_PIN_DB=0` leaves the database's backends unpinned (to compare). */
 const PIN_DB = Deno.env.get("BENCH_PIN_DB") !== "0";
-
-/**
- * Pins the PostgreSQL backends serving `databaseUrl`'s database to CPU 1, beside wrk, so that the
- * service has CPU 0 to itself, as it would with the database on its own host; returns how many.
- */
-async function pinDatabase(databaseUrl: string): Promise<number> {
-  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-  try {
-    const rows = await sql<{ pid: number }[]>`SELECT pid FROM pg_stat_activity
-      WHERE datname = current_database() AND pid <> pg_backend_pid()`;
-    const pinned = await Promise.all(rows.map((row) => pinToCpu(row.pid, 1)));
-    return pinned.filter(Boolean).length;
-  } finally {
-    await sql.end();
-  }
-}
 
 async function admin(base: string, path: string, body: unknown): Promise<Record<string, unknown>> {
   const response = await fetch(`${base}${path}`, {

@@ -1,4 +1,5 @@
 /** Load generation for benchmarks: `wrk` (Debian package) in a separate process. */
+import postgres from "postgres";
 
 export interface LoadResult {
   label: string;
@@ -13,6 +14,8 @@ export interface LoadOptions {
   seconds?: number;
   threads?: number;
   headers?: Record<string, string>;
+  /** A wrk Lua script (e.g. a POST body, or a header that changes per request). */
+  script?: string;
 }
 
 /** Makes sure `wrk` is installed (installs the Debian package when missing and running as root). */
@@ -46,6 +49,23 @@ export async function pinToCpu(pid: number, cpu: number): Promise<boolean> {
   }
 }
 
+/**
+ * Pins the PostgreSQL backends serving `databaseUrl`'s database to `cpu` (default 1, beside the
+ * load generator), so that the service has CPU 0 to itself, as it would with the database on its
+ * own host; returns how many.
+ */
+export async function pinDatabase(databaseUrl: string, cpu = 1): Promise<number> {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const rows = await sql<{ pid: number }[]>`SELECT pid FROM pg_stat_activity
+      WHERE datname = current_database() AND pid <> pg_backend_pid()`;
+    const pinned = await Promise.all(rows.map((row) => pinToCpu(row.pid, cpu)));
+    return pinned.filter(Boolean).length;
+  } finally {
+    await sql.end();
+  }
+}
+
 /** Runs wrk (pinned to CPU 1 when `taskset` exists) against `url`; parses throughput and latencies. */
 export async function loadTest(label: string, url: string, options: LoadOptions = {}): Promise<LoadResult> {
   const args = [
@@ -53,6 +73,7 @@ export async function loadTest(label: string, url: string, options: LoadOptions 
     `-c${options.connections ?? 64}`,
     `-d${options.seconds ?? 10}s`,
     "--latency",
+    ...(options.script ? ["-s", options.script] : []),
     ...Object.entries(options.headers ?? {}).flatMap(([name, value]) => ["-H", `${name}: ${value}`]),
     url,
   ];

@@ -56,7 +56,11 @@ export const configSchema = z.object({
   FGW_HOLD_TTL_MS: intMs(10 * 60_000),
   /** How often expired holds are released. */
   FGW_HOLD_EXPIRY_INTERVAL_MS: intMs(30_000),
-  FGW_SHUTDOWN_GRACE_MS: intMs(10_000),
+  /**
+   * Longest drain on SIGTERM/SIGINT before a forced exit. The default covers a gateway call to a
+   * provider with the default `timeoutMs` (60 s, + 1 s of retries, + 10 s to settle; docs/gateway.md).
+   */
+  FGW_SHUTDOWN_GRACE_MS: intMs(75_000),
   FGW_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Bearer token of the admin API; unset = the admin API answers 404. */
   FGW_ADMIN_TOKEN: z.string().min(16).optional(),

@@ -26,6 +26,7 @@ import { createPrices } from "./prices.ts";
 import { type AskMiner, minerActorKind, minerAsker } from "../actors/agents/mod.ts";
 import type { ConsumeNonce } from "../routes/middleware/miner_signature_auth.ts";
 import { createScoring, type ScoringWiring } from "./scoring.ts";
+import { createGateway, type GatewayWiring } from "./gateway.ts";
 
 /** A wired service instance: storage, actors, periodic jobs and the HTTP app. */
 export interface Service {
@@ -49,6 +50,8 @@ export interface Service {
   signatureGuard: SignatureGuard;
   /** Brings assignments in line with miners, agents and the event pool (a periodic job). */
   assignmentSync: AssignmentSyncJob;
+  /** The LLM gateway's provider catalog and adapters (docs/gateway.md). */
+  gateway: GatewayWiring;
   /** Starts periodic jobs and housekeeping timers. */
   start(): void;
   /** Stops timers and jobs, drains mailboxes, closes storage. */
@@ -73,14 +76,23 @@ export interface ServiceOptions {
    * `NonceStore`, through this instance's `SignatureGuard` (the same nonces as validator routes).
    */
   consumeNonce?: ConsumeNonce;
+  /** Where the provider catalog's `apiKeyEnv` variables are read (default: the process environment). */
+  providerEnv?: Record<string, string>;
 }
 
-/** Builds a service instance from validated config. Nothing runs until `start()`. */
+/**
+ * Builds a service instance from validated config. Nothing runs until `start()`. Rejects with a
+ * `StartupRefusal` (before opening storage) for a provider catalog it cannot run.
+ */
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? jsonLogger(config.FGW_LOG_LEVEL);
-  const storage = options.storage ?? await openStorage(config);
   const metrics = new Metrics({ clock });
+  const gateway = await createGateway(config, {
+    upstreams: metrics.upstreams,
+    ...(options.providerEnv ? { env: options.providerEnv } : {}),
+  });
+  const storage = options.storage ?? await openStorage(config);
   const actors = new ActorSystem({
     clock,
     idleMs: config.FGW_ACTOR_IDLE_MS,
@@ -217,6 +229,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     rememberKeySecrets: config.FGW_REMEMBER_KEY_SECRETS,
     metricsToken: config.FGW_METRICS_TOKEN,
     maxAgentBytes: config.FGW_AGENT_MAX_BYTES,
+    maxGatewayBodyBytes: config.FGW_GATEWAY_MAX_BODY_BYTES,
   };
   const app = createApp({
     http,
@@ -236,6 +249,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     signatureGuard,
     validators,
     scoring: { leaderboard: scoring.leaderboard },
+    gateway: { ...gateway, validatorDailyCapMicro: config.FGW_VALIDATOR_DAILY_CAP_MICRO },
   });
   return {
     app,
@@ -251,6 +265,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     askMiner,
     signatureGuard,
     assignmentSync,
+    gateway,
     start() {
       const failed = (error: unknown) => {
         metrics.storageError("catalog_view");

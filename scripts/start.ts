@@ -1,5 +1,6 @@
 import { loadConfig } from "./config.ts";
 import { createService } from "./service.ts";
+import { StartupRefusal } from "./gateway.ts";
 import { jsonLogger } from "../actors/kernel/mod.ts";
 
 /**
@@ -31,7 +32,14 @@ async function main(): Promise<void> {
       host: config.FGW_HOST,
     });
   }
-  const service = await createService(config, { log });
+  let service;
+  try {
+    service = await createService(config, { log });
+  } catch (error) {
+    if (!(error instanceof StartupRefusal)) throw error;
+    console.error(error.message);
+    Deno.exit(2);
+  }
   const server = Deno.serve({
     hostname: config.FGW_HOST,
     port: config.FGW_PORT,

@@ -12,12 +12,29 @@ export interface OrgAccount {
   version: number;
 }
 
+/**
+ * The daily cap a hold counts against: a miner's validator completions (DESIGN §6). `day` is the
+ * UTC day of the hold (`YYYY-MM-DD`); the hold, its settle and its release change that day's
+ * counter, whenever they happen.
+ */
+export interface HoldCap {
+  minerHotkey: string;
+  day: string;
+}
+
 /** Money set aside for an in-flight call until it is settled, released or expires. */
 export interface Hold {
   id: string;
   amountMicro: bigint;
   createdAtMs: number;
   expiresAtMs: number;
+  /** Present when the hold counts against a miner's daily cap; kept with its reservation. */
+  cap?: HoldCap;
+}
+
+/** The UTC day (`YYYY-MM-DD`) of an instant: the day a capped hold counts against. */
+export function utcDay(atMs: number): string {
+  return new Date(atMs).toISOString().slice(0, 10);
 }
 
 export interface ExpiredHold {
@@ -84,13 +101,32 @@ export interface AccountChange {
   entry?: { kind: LedgerKind; amountMicro: bigint; reference?: string; holdId?: string };
   /**
    * Only if the available amount (balance − held) covers it and its id was never used in this
-   * org (not held, reserved before or settled); the reservation is recorded for good.
+   * org (not held, reserved before or settled); the reservation is recorded for good. With a
+   * `cap`, also only if its day's counter plus the amount stays within `capLimitMicro`.
    */
   addHold?: Hold;
+  /** The cap an added hold with a `cap` must fit in (required with it). */
+  capLimitMicro?: bigint;
   /** Only if that hold is stored; it is deleted. */
   removeHoldId?: string;
   /** Recorded at the new version; sets `lastUsageAtMs` to `atMs`. */
   usage?: UsageDetails & { holdId: string; amountMicro: bigint };
+}
+
+/**
+ * How a change moves the daily counter of the capped hold it touches (in the same atomic commit):
+ * an added hold adds its amount; a removed hold takes its amount off; a debit settling a capped
+ * hold adds its cost. So a settle with the hold adds `cost − hold` and a late settle (the hold
+ * released or expired before) adds the cost: the counter is always Σ held + Σ charged that day.
+ */
+export function capDelta(
+  change: AccountChange,
+  touched: { removed: Hold | null; settledCapped: boolean },
+): bigint {
+  const debit = change.entry?.kind === "debit" && touched.settledCapped ? -change.entry.amountMicro : 0n;
+  const added = change.addHold?.cap ? change.addHold.amountMicro : 0n;
+  const removed = touched.removed?.cap ? touched.removed.amountMicro : 0n;
+  return debit + added - removed;
 }
 
 /** Newest first; `beforeSeq` is the last `seq` of the previous page. */
@@ -111,9 +147,10 @@ export interface BillingStore {
   /**
    * Applies `change` atomically if its conditions hold: the org exists, an added hold fits in the
    * available amount and its id was never used, a removed hold is stored, the entry's reference or
-   * hold id is unused, a settled hold id is removed now or was reserved, and a credit keeps the
-   * balance within `MAX_MICRO`. Returns the new account (version + 1), or null when a condition
-   * failed.
+   * hold id is unused, a settled hold id is removed now or was reserved, a credit keeps the
+   * balance within `MAX_MICRO`, and an added capped hold fits its day's cap. The daily counter of
+   * a capped hold the change touches moves in the same commit (`capDelta`). Returns the new
+   * account (version + 1), or null when a condition failed.
    */
   commit(orgId: string, change: AccountChange): Promise<OrgAccount | null>;
   /** The hold if it is still held (not settled, released or expired and released). */
@@ -130,4 +167,9 @@ export interface BillingStore {
   findSettlement(orgId: string, holdId: string): Promise<LedgerEntry | null>;
   listLedger(orgId: string, page: SeqPage): Promise<LedgerEntry[]>;
   listUsage(orgId: string, page: SeqPage): Promise<UsageRecord[]>;
+  /**
+   * A miner's daily counter: Σ amounts held plus Σ costs charged by its capped holds of that UTC
+   * day (0 when none). Changed only by `commit`, atomically with the holds and debits.
+   */
+  dailySpend(minerHotkey: string, day: string): Promise<bigint>;
 }

@@ -71,6 +71,7 @@ export function settleChange(
 export function repeatedSettle(
   settled: LedgerEntry,
   request: { holdId: string; costMicro: bigint },
+  availableAfterMicro: bigint,
 ): SettleReply {
   const { holdId, costMicro } = request;
   const chargedMicro = -settled.amountMicro;
@@ -79,7 +80,13 @@ export function repeatedSettle(
       details: { holdId, chargedMicro: chargedMicro.toString(), costMicro: costMicro.toString() },
     });
   }
-  return { holdId, chargedMicro, balanceAfterMicro: settled.balanceAfterMicro, alreadySettled: true };
+  return {
+    holdId,
+    chargedMicro,
+    balanceAfterMicro: settled.balanceAfterMicro,
+    availableAfterMicro,
+    alreadySettled: true,
+  };
 }
 
 /** 409 for a reserve naming a hold id used before (another amount, or settled, released or expired). */

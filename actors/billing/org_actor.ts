@@ -14,6 +14,7 @@ import {
 } from "./org_account.ts";
 import {
   type CreditReply,
+  type DailyCap,
   endsHold,
   type MinerReply,
   type OrgMessage,
@@ -30,6 +31,7 @@ import {
   type LedgerEntry,
   MAX_MICRO,
   type OrgAccount,
+  utcDay,
 } from "../../storage/billing_store.ts";
 import type { OrgRecord, OrgStore } from "../../storage/org_store.ts";
 
@@ -158,10 +160,21 @@ export class OrgActor implements Actor<OrgMessages> {
     const ttlMs = message.ttlMs ?? this.#deps.holdTtlMs;
     if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) throw invalidField("ttlMs", "Must be a positive integer");
     const holdId = message.holdId ?? `hold_${crypto.randomUUID()}`;
+    const { cap } = message;
+    if (cap) requireAmount(cap.limitMicro, { field: "cap.limitMicro", min: 0n });
+    let day = "";
     const attempt = async (): Promise<ReserveReply | null> => {
       const now = this.#deps.clock();
-      const hold: Hold = { id: holdId, amountMicro, createdAtMs: now, expiresAtMs: now + ttlMs };
-      const next = await this.#deps.billing.commit(this.#id, { atMs: now, addHold: hold });
+      day = utcDay(now);
+      const hold: Hold = {
+        id: holdId,
+        amountMicro,
+        createdAtMs: now,
+        expiresAtMs: now + ttlMs,
+        ...(cap ? { cap: { minerHotkey: cap.minerHotkey, day } } : {}),
+      };
+      const change = { atMs: now, addHold: hold, ...(cap ? { capLimitMicro: cap.limitMicro } : {}) };
+      const next = await this.#deps.billing.commit(this.#id, change);
       return next ? { holdId, amountMicro, expiresAt: isoAt(hold.expiresAtMs) } : null;
     };
     // Refused: a repeat of an earlier reserve (same hold id), or not enough available — unless
@@ -170,9 +183,26 @@ export class OrgActor implements Actor<OrgMessages> {
     if (!reply && message.holdId !== undefined) reply = await this.#existingHold(holdId, amountMicro);
     if (!reply && (await this.#releaseExpired(this.#deps.clock())) > 0) reply = await attempt();
     if (reply) return reply;
+    if (cap) await this.#refuseOverCap({ cap, day, amountMicro });
     const availableMicro = available(await this.#account());
     throw new ServiceError("insufficient_credits", "Insufficient credits for this call", {
       details: { requestedMicro: amountMicro.toString(), availableMicro: availableMicro.toString() },
+    });
+  }
+
+  /** 402 `spend_cap_reached` when the hold does not fit what is left of the miner's day. */
+  async #refuseOverCap(at: { cap: DailyCap; day: string; amountMicro: bigint }): Promise<void> {
+    const { cap, day, amountMicro } = at;
+    const spentMicro = await this.#deps.billing.dailySpend(cap.minerHotkey, day);
+    if (spentMicro + amountMicro <= cap.limitMicro) return;
+    throw new ServiceError("spend_cap_reached", "The miner's daily cap on validator completions is spent", {
+      details: {
+        minerHotkey: cap.minerHotkey,
+        day,
+        capMicro: cap.limitMicro.toString(),
+        spentMicro: spentMicro.toString(),
+        requestedMicro: amountMicro.toString(),
+      },
     });
   }
 
@@ -206,12 +236,14 @@ export class OrgActor implements Actor<OrgMessages> {
       load: () => Promise.resolve(false),
       apply: async (holdStored) => {
         const next = await billing.commit(this.#id, settleChange(message, { atMs: clock(), holdStored }));
-        if (next) return { ...charged, balanceAfterMicro: next.balanceMicro };
+        if (next) {
+          return { ...charged, balanceAfterMicro: next.balanceMicro, availableAfterMicro: available(next) };
+        }
         // The hold is gone: settled before (a repeat), or released or expired before the call
         // finished — the call happened all the same, so charge it without the hold. A hold id that
         // was never reserved is not a call this org made.
         const settled = await billing.findSettlement(this.#id, holdId);
-        if (settled) return repeatedSettle(settled, message);
+        if (settled) return repeatedSettle(settled, message, available(await this.#account()));
         if (!(await billing.findReservation(this.#id, holdId))) {
           throw new ServiceError("not_found", `Hold not found: ${holdId}`, { details: { holdId } });
         }

@@ -11,6 +11,17 @@ export interface UsageInput {
   metadata?: Record<string, UsageValue>;
 }
 
+/**
+ * A reserve that also counts against a miner's daily cap (validator completions, DESIGN §6): the
+ * hold is refused with 402 `spend_cap_reached` unless the miner's counter for the UTC day of the
+ * hold, plus the hold, stays within `limitMicro`. The hold's settle and release move the same
+ * counter, in the same commit.
+ */
+export interface DailyCap {
+  minerHotkey: string;
+  limitMicro: bigint;
+}
+
 /** The messages an OrgActor understands. Amounts are bigint micro-units. */
 export type OrgMessage =
   | { type: "create"; name: string }
@@ -24,7 +35,7 @@ export type OrgMessage =
    * amount. Repeating it with the same `holdId` and amount returns the same hold; a hold id used
    * otherwise (another amount, or a hold since settled, released or expired) is a `conflict`.
    */
-  | { type: "reserve"; amountMicro: bigint; holdId?: string; ttlMs?: number }
+  | { type: "reserve"; amountMicro: bigint; holdId?: string; ttlMs?: number; cap?: DailyCap }
   /**
    * Debits the actual cost (lower or higher than the hold) and drops the hold; never refused for
    * lack of money, and charged even after the hold expired or was released. `not_found` for a hold
@@ -72,7 +83,13 @@ export interface ReserveReply {
 export interface SettleReply {
   holdId: string;
   chargedMicro: bigint;
+  /** The settled balance right after this settle's debit (its ledger entry's `balanceAfterMicro`). */
   balanceAfterMicro: bigint;
+  /**
+   * What `balance` answers as available right after the settle: the balance minus the holds of
+   * the calls still in flight (for a repeat, as of the repeat). `GET /v1/credits/balance`'s figure.
+   */
+  availableAfterMicro: bigint;
   /** True when the hold had been settled before: this reports that settlement, nothing changed. */
   alreadySettled: boolean;
 }

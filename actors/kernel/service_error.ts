@@ -6,6 +6,8 @@ export type ErrorCode =
   | "timestamp_out_of_window"
   | "nonce_reused"
   | "insufficient_credits"
+  /** A miner's daily cap on validator completions is spent (402). */
+  | "spend_cap_reached"
   | "insufficient_scope"
   | "hotkey_not_in_metagraph"
   | "validator_permit_required"

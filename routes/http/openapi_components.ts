@@ -12,6 +12,7 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   timestamp_out_of_window: "the signed timestamp is too far from the server's clock",
   nonce_reused: "the signed nonce was used before",
   insufficient_credits: "the organisation's available balance cannot cover the call",
+  spend_cap_reached: "the miner's daily cap on validator completions (UTC day) is spent",
   insufficient_scope: "the API key lacks the scope the route needs (`details.requiredScope`)",
   hotkey_not_in_metagraph: "the signing hotkey is not in the metagraph",
   validator_permit_required:

@@ -8,12 +8,20 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, wha
   throw invalidInput(result.error, what);
 }
 
-/** 400 `invalid_request` naming every field `error` found bad (`what` when the issue is not one field's). */
+/**
+ * 400 `invalid_request` naming every field `error` found bad (`what` when the issue is not one
+ * field's). A field the schema does not know (a strict object's unrecognized key) is named itself.
+ */
 export function invalidInput(error: z.ZodError, what: string): ServiceError {
-  const fields = error.issues.map((issue) => ({
-    field: issue.path.join(".") || what,
-    problem: issue.message,
-  }));
+  const fields = error.issues.flatMap((issue) => {
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((key) => ({
+        field: [...issue.path, key].join("."),
+        problem: `Unknown field "${key}": not accepted here`,
+      }));
+    }
+    return [{ field: issue.path.join(".") || what, problem: issue.message }];
+  });
   return new ServiceError("invalid_request", `Invalid ${what}`, { details: { fields } });
 }
 

@@ -14,6 +14,7 @@ export const STATUS_OF: Record<ErrorCode, ContentfulStatusCode> = {
   timestamp_out_of_window: 401,
   nonce_reused: 401,
   insufficient_credits: 402,
+  spend_cap_reached: 402,
   insufficient_scope: 403,
   hotkey_not_in_metagraph: 403,
   validator_permit_required: 403,

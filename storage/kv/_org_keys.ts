@@ -22,4 +22,6 @@ export const orgKeys = {
   usages: (orgId: string): Deno.KvKey => ["org_usage", orgId],
   creditReference: (orgId: string, reference: string): Deno.KvKey => ["org_credit_ref", orgId, reference],
   settledHold: (orgId: string, holdId: string): Deno.KvKey => ["org_settled", orgId, holdId],
+  /** A miner's daily counter of capped holds and their charges (`BillingStore.dailySpend`). */
+  dailySpend: (minerHotkey: string, day: string): Deno.KvKey => ["miner_daily_spend", minerHotkey, day],
 };

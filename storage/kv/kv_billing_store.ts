@@ -1,39 +1,30 @@
 import {
   type AccountChange,
   type BillingStore,
+  capDelta,
   type ExpiredHold,
   type ExpiredPage,
   type Hold,
   type LedgerEntry,
-  MAX_MICRO,
   type OrgAccount,
   type SeqPage,
   type UsageRecord,
 } from "../billing_store.ts";
 import { orgKeys } from "./_org_keys.ts";
+import {
+  type CapRead,
+  checkedNext,
+  fitsCap,
+  type MarkerKeys,
+  type Reads,
+  writeHolds,
+  writeRecords,
+} from "./_billing_commit.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
 import { LOST, retryConditional } from "../retry_conditional.ts";
 
 /** Re-reads after a commit lost a race with another handle; every lost race means another commit went in. */
 const MAX_ATTEMPTS = 1_000;
-
-interface Reads {
-  /** Every entry read: all are checked unchanged by the commit. */
-  entries: Deno.KvEntryMaybe<unknown>[];
-  account: OrgAccount | null;
-  /** The hold being added (must be absent) or removed (must be present). */
-  hold: Hold | null;
-  /** No credit with this reference, no settlement of this hold id, no earlier use of a new hold's id. */
-  markersFree: boolean;
-  /** A hold settled without being removed now was reserved before. */
-  reserved: boolean;
-}
-
-/** The marker keys a change's conditions need absent (unused) or present (reserved before). */
-interface MarkerKeys {
-  absent: Deno.KvKey[];
-  present: Deno.KvKey[];
-}
 
 /**
  * Balances, holds, ledger and usage in Deno KV (bigint values stored natively). A commit reads
@@ -62,14 +53,42 @@ export class KvBillingStore implements BillingStore {
       const next = checkedNext(read, change);
       if (!next) return null;
       const removed = change.removeHoldId === undefined ? null : read.hold;
+      const capped = await this.#readCap(read, change, removed);
+      if (capped && !fitsCap(capped, change)) return null;
       const result = await commitAtomic(() => {
         const op = this.#kv.atomic().check(...read.entries).set(orgKeys.account(orgId), next);
         writeHolds(op, orgId, { added: change.addHold ?? null, removed });
         writeRecords(op, orgId, { change, next });
+        if (capped) {
+          const { cap, spentMicro, delta } = capped;
+          op.set(orgKeys.dailySpend(cap.minerHotkey, cap.day), spentMicro + delta);
+        }
         return op;
       });
       return result.ok ? next : LOST;
     }, { what: `commit to account ${orgId}`, attempts: MAX_ATTEMPTS });
+  }
+
+  /**
+   * The daily counter of the capped hold `change` touches (added, removed, or settled late), read
+   * and added to `read.entries` so that the commit checks it too; null when no capped hold is touched.
+   */
+  async #readCap(read: Reads, change: AccountChange, removed: Hold | null): Promise<CapRead | null> {
+    const settled = change.entry?.holdId === undefined
+      ? null
+      : change.entry.holdId === change.removeHoldId
+      ? removed
+      : read.reservation;
+    const cap = change.addHold?.cap ?? removed?.cap ?? settled?.cap;
+    if (!cap) return null;
+    const entry = await this.#kv.get<bigint>(orgKeys.dailySpend(cap.minerHotkey, cap.day));
+    read.entries.push(entry);
+    const delta = capDelta(change, { removed, settledCapped: settled?.cap !== undefined });
+    return { cap, spentMicro: entry.value ?? 0n, delta };
+  }
+
+  async dailySpend(minerHotkey: string, day: string): Promise<bigint> {
+    return (await this.#kv.get<bigint>(orgKeys.dailySpend(minerHotkey, day))).value ?? 0n;
   }
 
   /** Everything the change's conditions depend on, read at one point in time. */
@@ -90,6 +109,7 @@ export class KvBillingStore implements BillingStore {
       hold: holdId === undefined ? null : entries[1]?.value as Hold | null,
       markersFree: entries.slice(1 + holdKeys.length, presentFrom).every((e) => e.versionstamp === null),
       reserved: entries.slice(presentFrom).every((e) => e.versionstamp !== null),
+      reservation: (entries[presentFrom]?.value ?? null) as Hold | null,
     };
   }
 
@@ -173,66 +193,4 @@ function markerKeys(orgId: string, { entry, addHold, removeHoldId }: AccountChan
     keys.absent.push(orgKeys.reservation(orgId, addHold.id), orgKeys.settledHold(orgId, addHold.id));
   }
   return keys;
-}
-
-/** The account after `change`, or null when one of its conditions does not hold. */
-function checkedNext(read: Reads, change: AccountChange): OrgAccount | null {
-  const { account, hold } = read;
-  if (!account || !read.markersFree || !read.reserved) return null;
-  const { addHold, removeHoldId, entry, usage, atMs } = change;
-  if (addHold && (hold || account.balanceMicro - account.heldMicro < addHold.amountMicro)) return null;
-  const removed = removeHoldId === undefined ? null : hold;
-  if (removeHoldId !== undefined && !removed) return null;
-  const amountMicro = entry?.amountMicro ?? 0n;
-  if (amountMicro > 0n && account.balanceMicro > MAX_MICRO - amountMicro) return null;
-  return {
-    balanceMicro: account.balanceMicro + amountMicro,
-    heldMicro: account.heldMicro + (addHold?.amountMicro ?? 0n) - (removed?.amountMicro ?? 0n),
-    lastUsageAtMs: usage ? atMs : account.lastUsageAtMs,
-    version: account.version + 1,
-  };
-}
-
-/** Adds a hold (with its expiry index entry and its lasting reservation), or deletes one. */
-function writeHolds(
-  op: Deno.AtomicOperation,
-  orgId: string,
-  { added, removed }: { added: Hold | null; removed: Hold | null },
-): void {
-  if (added) {
-    op.set(orgKeys.hold(orgId, added.id), added)
-      .set(orgKeys.holdExpiry(added.expiresAtMs, orgId, added.id), true)
-      .set(orgKeys.reservation(orgId, added.id), added);
-  }
-  if (removed) {
-    op.delete(orgKeys.hold(orgId, removed.id))
-      .delete(orgKeys.holdExpiry(removed.expiresAtMs, orgId, removed.id));
-  }
-}
-
-/** The ledger entry (with its reference or settled-hold marker) and the usage record, at `next.version`. */
-function writeRecords(
-  op: Deno.AtomicOperation,
-  orgId: string,
-  { change, next }: { change: AccountChange; next: OrgAccount },
-): void {
-  const { entry, usage, atMs } = change;
-  if (entry) {
-    const ledger: LedgerEntry = {
-      seq: next.version,
-      atMs,
-      kind: entry.kind,
-      amountMicro: entry.amountMicro,
-      balanceAfterMicro: next.balanceMicro,
-      reference: entry.reference ?? null,
-      holdId: entry.holdId ?? null,
-    };
-    op.set(orgKeys.ledger(orgId, next.version), ledger);
-    if (entry.reference !== undefined) op.set(orgKeys.creditReference(orgId, entry.reference), next.version);
-    if (entry.holdId !== undefined) op.set(orgKeys.settledHold(orgId, entry.holdId), next.version);
-  }
-  if (usage) {
-    const record: UsageRecord = { ...usage, seq: next.version, atMs };
-    op.set(orgKeys.usage(orgId, next.version), record);
-  }
 }

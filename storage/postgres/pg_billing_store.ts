@@ -1,4 +1,5 @@
-import type { Fragment, Sql } from "postgres";
+import type { Fragment } from "postgres";
+import { type BigintSql, commitChange } from "./_pg_commit.ts";
 import { ACCOUNT, type AccountRow, toAccount } from "./_pg_account.ts";
 import {
   type AccountChange,
@@ -8,7 +9,6 @@ import {
   type Hold,
   type LedgerEntry,
   type LedgerKind,
-  MAX_MICRO,
   type OrgAccount,
   type SeqPage,
   type UsageRecord,
@@ -20,6 +20,8 @@ interface HoldRow {
   amount_micro: bigint;
   created_at_ms: bigint;
   expires_at_ms: bigint;
+  cap_miner: string | null;
+  cap_day: string | null;
 }
 
 interface LedgerRow {
@@ -43,19 +45,16 @@ interface UsageRow {
   amount_micro: bigint;
 }
 
-/** postgres.js with BIGINT read and written as `bigint` (as `openPgStorage` configures it). */
-type BigintSql = Sql<{ bigint: bigint }>;
-
-const UNIQUE_VIOLATION = "23505";
 const LEDGER = "seq, at_ms, kind, amount_micro, balance_after_micro, reference, hold_id";
-const HOLD = "org_id, hold_id, amount_micro, created_at_ms, expires_at_ms";
+const HOLD_COLUMNS = "hold_id, amount_micro, created_at_ms, expires_at_ms, cap_miner, cap_day";
 const USAGE = "seq, at_ms, hold_id, key_id, miner_hotkey, description, metadata, amount_micro";
 
 /**
- * Balances, holds, ledger and usage in PostgreSQL. A commit is ONE statement: the account
- * `UPDATE … WHERE id = $org AND <conditions>` (see `#conditions`) and, as data-modifying CTEs fed
- * by its RETURNING row, the hold and its reservation, the ledger entry and the usage record. So
- * they happen together or not at all, in one round trip. Concurrent commits on one org queue on its
+ * Balances, holds, ledger and usage in PostgreSQL. A commit is ONE statement (`commitChange`,
+ * _pg_commit.ts): the account `UPDATE … WHERE id = $org AND <conditions>` and, as data-modifying
+ * CTEs fed by its RETURNING row, the hold and its reservation, the ledger entry, the usage record
+ * and a capped hold's daily counter. So they happen together or not at all, in one round trip (a
+ * new capped hold: two statements in one transaction). Concurrent commits on one org queue on its
  * row lock and each re-checks the conditions on the row as the previous one left it (READ
  * COMMITTED); unique keys (hold reservation, ledger reference and hold id) refuse the rest. So the
  * database is the arbiter between service instances.
@@ -74,78 +73,33 @@ export class PgBillingStore implements BillingStore {
     return row ? toAccount(row) : null;
   }
 
-  async commit(orgId: string, change: AccountChange): Promise<OrgAccount | null> {
-    const sql = this.#sql;
-    const { addHold, removeHoldId, entry, usage } = change;
-    if (addHold && removeHoldId !== undefined) {
-      throw new RangeError("Cannot add and remove a hold in one commit");
-    }
-    const removed = removeHoldId === undefined ? sql`` : sql`removed AS (
-      DELETE FROM org_holds WHERE org_id = ${orgId} AND hold_id = ${removeHoldId} RETURNING amount_micro),`;
-    const held = removeHoldId === undefined
-      ? sql`held_micro + ${addHold?.amountMicro ?? 0n}`
-      : sql`held_micro - (SELECT amount_micro FROM removed)`;
-    try {
-      const [row] = await sql<AccountRow[]>`
-        WITH ${removed} account AS (
-          UPDATE orgs SET balance_micro = balance_micro + ${entry?.amountMicro ?? 0n}, held_micro = ${held},
-            version = version + 1, last_usage_at_ms = ${
-        usage ? sql`${change.atMs}::bigint` : sql`last_usage_at_ms`
-      }
-          WHERE id = ${orgId} ${this.#conditions(orgId, change)}
-          RETURNING ${sql.unsafe(ACCOUNT)}
-        )
-        ${this.#holdInsert(orgId, change)} ${this.#entryInsert(orgId, change)} ${
-        this.#usageInsert(orgId, change)
-      }
-        SELECT ${sql.unsafe(ACCOUNT)} FROM account`;
-      return row ? toAccount(row) : null;
-    } catch (error) {
-      if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) return null;
-      throw error;
-    }
+  commit(orgId: string, change: AccountChange): Promise<OrgAccount | null> {
+    return commitChange(this.#sql, orgId, change);
   }
 
-  /**
-   * The account UPDATE's conditions beyond the org id: a new hold fits and its id was never
-   * settled (a reserved id is refused by the reservation's primary key), a removed hold was
-   * deleted, a credit keeps the balance within 2^63 − 1, and a hold settled without removing it
-   * now was reserved before.
-   */
-  #conditions(orgId: string, { addHold, removeHoldId, entry }: AccountChange): Fragment {
-    const sql = this.#sql;
-    const parts: Fragment[] = [];
-    if (addHold) {
-      parts.push(sql`AND balance_micro - held_micro >= ${addHold.amountMicro}
-        AND NOT EXISTS (SELECT 1 FROM org_ledger WHERE org_id = ${orgId} AND hold_id = ${addHold.id})`);
-    }
-    if (removeHoldId !== undefined) parts.push(sql`AND EXISTS (SELECT 1 FROM removed)`);
-    const amountMicro = entry?.amountMicro ?? 0n;
-    if (amountMicro > 0n) parts.push(sql`AND balance_micro <= ${MAX_MICRO - amountMicro}::bigint`);
-    if (entry?.holdId !== undefined && entry.holdId !== removeHoldId) {
-      parts.push(sql`AND EXISTS (
-        SELECT 1 FROM org_hold_reservations WHERE org_id = ${orgId} AND hold_id = ${entry.holdId})`);
-    }
-    return parts.reduce((all, part) => sql`${all} ${part}`, sql``);
+  async dailySpend(minerHotkey: string, day: string): Promise<bigint> {
+    const [row] = await this.#sql<{ spent_micro: bigint }[]>`
+      SELECT spent_micro FROM miner_daily_spend WHERE miner_hotkey = ${minerHotkey} AND day = ${day}`;
+    return row?.spent_micro ?? 0n;
   }
 
   async getHold(orgId: string, holdId: string): Promise<Hold | null> {
     const [row] = await this.#sql<HoldRow[]>`
-      SELECT hold_id, amount_micro, created_at_ms, expires_at_ms FROM org_holds
+      SELECT ${this.#sql.unsafe(HOLD_COLUMNS)} FROM org_holds
       WHERE org_id = ${orgId} AND hold_id = ${holdId}`;
     return row ? toHold(row) : null;
   }
 
   async listHolds(orgId: string): Promise<Hold[]> {
     const rows = await this.#sql<HoldRow[]>`
-      SELECT hold_id, amount_micro, created_at_ms, expires_at_ms FROM org_holds
+      SELECT ${this.#sql.unsafe(HOLD_COLUMNS)} FROM org_holds
       WHERE org_id = ${orgId} ORDER BY hold_id`;
     return rows.map(toHold);
   }
 
   async findReservation(orgId: string, holdId: string): Promise<Hold | null> {
     const [row] = await this.#sql<HoldRow[]>`
-      SELECT hold_id, amount_micro, created_at_ms, expires_at_ms FROM org_hold_reservations
+      SELECT ${this.#sql.unsafe(HOLD_COLUMNS)} FROM org_hold_reservations
       WHERE org_id = ${orgId} AND hold_id = ${holdId}`;
     return row ? toHold(row) : null;
   }
@@ -198,31 +152,6 @@ export class PgBillingStore implements BillingStore {
   #before(page: SeqPage): Fragment {
     return page.beforeSeq === undefined ? this.#sql`` : this.#sql`AND seq < ${page.beforeSeq}`;
   }
-
-  /** The new hold, and its reservation (kept for good: its primary key refuses the id's reuse). */
-  #holdInsert(orgId: string, { addHold }: AccountChange): Fragment {
-    if (!addHold) return this.#sql``;
-    const sql = this.#sql;
-    const values = sql`SELECT ${orgId}, ${addHold.id}, ${addHold.amountMicro}::bigint,
-      ${addHold.createdAtMs}::bigint, ${addHold.expiresAtMs}::bigint FROM account`;
-    return sql`, added AS (INSERT INTO org_holds (${sql.unsafe(HOLD)}) ${values}),
-      reserved AS (INSERT INTO org_hold_reservations (${sql.unsafe(HOLD)}) ${values})`;
-  }
-
-  #entryInsert(orgId: string, { entry, atMs }: AccountChange): Fragment {
-    if (!entry) return this.#sql``;
-    return this.#sql`, entry AS (INSERT INTO org_ledger (org_id, ${this.#sql.unsafe(LEDGER)})
-      SELECT ${orgId}, version, ${atMs}::bigint, ${entry.kind}, ${entry.amountMicro}::bigint, balance_micro,
-        ${entry.reference ?? null}::text, ${entry.holdId ?? null}::text FROM account)`;
-  }
-
-  #usageInsert(orgId: string, { usage, atMs }: AccountChange): Fragment {
-    if (!usage) return this.#sql``;
-    const metadata = this.#sql.json(usage.metadata);
-    return this.#sql`, used AS (INSERT INTO org_usage (org_id, ${this.#sql.unsafe(USAGE)})
-      SELECT ${orgId}, version, ${atMs}::bigint, ${usage.holdId}, ${usage.keyId}::text, ${usage.minerHotkey}::text,
-        ${usage.description}, ${metadata}, ${usage.amountMicro}::bigint FROM account)`;
-  }
 }
 
 function toHold(row: HoldRow): Hold {
@@ -231,6 +160,9 @@ function toHold(row: HoldRow): Hold {
     amountMicro: row.amount_micro,
     createdAtMs: Number(row.created_at_ms),
     expiresAtMs: Number(row.expires_at_ms),
+    ...(row.cap_miner === null || row.cap_day === null
+      ? {}
+      : { cap: { minerHotkey: row.cap_miner, day: row.cap_day } }),
   };
 }
 

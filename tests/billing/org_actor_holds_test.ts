@@ -95,7 +95,13 @@ adapterTest(
     const { holdId } = await ask(ORG, { type: "reserve", amountMicro: 100n });
     assert.deepEqual(await ask(ORG, { type: "release", holdId }), { released: true });
     const late = await ask(ORG, { type: "settle", holdId, costMicro: 30n, usage: USAGE });
-    assert.deepEqual(late, { holdId, chargedMicro: 30n, balanceAfterMicro: 970n, alreadySettled: false });
+    assert.deepEqual(late, {
+      holdId,
+      chargedMicro: 30n,
+      balanceAfterMicro: 970n,
+      availableAfterMicro: 970n,
+      alreadySettled: false,
+    });
     const repeat = await ask(ORG, { type: "settle", holdId, costMicro: 30n, usage: USAGE });
     assert.deepEqual(repeat, { ...late, alreadySettled: true });
     await assert.rejects(

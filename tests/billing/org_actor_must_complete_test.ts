@@ -82,6 +82,7 @@ adapterTest("a settle is accepted by a full mailbox that refuses other messages"
     holdId: "call-1",
     chargedMicro: 60n,
     balanceAfterMicro: 940n,
+    availableAfterMicro: 940n,
     alreadySettled: false,
   });
   assert.deepEqual(await charged(storage), { balanceMicro: 940n, heldMicro: 0n, debits: [-60n] });
@@ -112,6 +113,7 @@ adapterTest(
       holdId: "call-1",
       chargedMicro: 60n,
       balanceAfterMicro: 940n,
+      availableAfterMicro: 940n,
       alreadySettled: false,
     });
     assert.deepEqual(await charged(storage), { balanceMicro: 940n, heldMicro: 0n, debits: [-60n] });
@@ -128,6 +130,7 @@ adapterTest(
       holdId: "call-1",
       chargedMicro: 60n,
       balanceAfterMicro: 940n,
+      availableAfterMicro: 940n,
       alreadySettled: true,
     });
     assert.deepEqual(await charged(storage), { balanceMicro: 940n, heldMicro: 0n, debits: [-60n] });

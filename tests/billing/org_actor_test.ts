@@ -84,10 +84,12 @@ adapterTest(
       holdId: small.holdId,
       chargedMicro: 120n,
       balanceAfterMicro: 880n,
+      availableAfterMicro: 180n, // the 700 still held for `big`
       alreadySettled: false,
     });
     const higher = await ask(ORG, { type: "settle", holdId: big.holdId, costMicro: 800n, usage: USAGE });
     assert.equal(higher.balanceAfterMicro, 80n);
+    assert.equal(higher.availableAfterMicro, 80n);
     const balance = await ask(ORG, { type: "balance" });
     assert.deepEqual(balance, {
       balanceMicro: 80n,
@@ -122,6 +124,7 @@ adapterTest(
       holdId: hold.holdId,
       chargedMicro: 90n,
       balanceAfterMicro: 910n,
+      availableAfterMicro: 910n,
       alreadySettled: true,
     });
     await assert.rejects(

@@ -11,6 +11,12 @@ const VALID_BODIES: Record<string, unknown> = {
   "post /admin/v1/orgs/{orgId}/miners": { hotkey: HOTKEY_A },
   "post /admin/v1/orgs/{orgId}/keys": { name: "ci", scopes: ["billing:read"], rateLimitRpm: 5 },
   "post /v1/agents/submit-agent": { code: agentCode(), name: "sample" },
+  "post /v1/gateway/completions": {
+    provider: "echo",
+    model: "echo-1",
+    messages: [{ role: "user", content: "hi" }],
+    maxTokens: 4,
+  },
 };
 
 const ADMIN = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -20,11 +26,12 @@ const ADMIN = { authorization: `Bearer ${ADMIN_TOKEN}` };
  * admin token there is 403 `wrong_auth_scheme`), so their bodies are tested with signed requests
  * in tests/validators/.
  */
-const SIGNED_BODY_ROUTES = ["post /v1/validators/prediction"];
+const SIGNED_BODY_ROUTES = ["post /v1/validators/prediction", "post /v1/gateway/validator/completions"];
 
 /**
  * An admin-enabled service with one org (`{orgId}` of a path names it) and the credentials of each
- * route: the admin token, or for the agent upload a `predictions:write` key of a funded miner's org.
+ * route: the admin token, or for the agent upload a `predictions:write` key of a funded miner's org
+ * (a `gateway:write` key of the same org for the completion route).
  */
 async function serviceWithOrg(): Promise<
   { service: TestService; orgId: string; auth(key: string): Record<string, string> }
@@ -32,8 +39,11 @@ async function serviceWithOrg(): Promise<
   const service = await openTestService({ env: { FGW_ADMIN_TOKEN: ADMIN_TOKEN } });
   const orgId = await createOrg(service.request);
   const miner = await minerOrg(service.request, [HOTKEY_B]);
-  const auth = (key: string) =>
-    key.startsWith("post /v1/") ? { authorization: `Bearer ${miner.apiKey}` } : ADMIN;
+  const gateway = await issueKey(service.request, miner.orgId, { scopes: ["gateway:write"] });
+  const auth = (key: string) => {
+    if (key.startsWith("post /v1/gateway/")) return { authorization: `Bearer ${gateway.apiKey}` };
+    return key.startsWith("post /v1/") ? { authorization: `Bearer ${miner.apiKey}` } : ADMIN;
+  };
   return { service, orgId, auth };
 }
 
@@ -111,7 +121,7 @@ Deno.test("a POST body with an unknown field answers 400 naming it; the same bod
     assert.equal(refused.status, 400, `${key}: ${text}`);
     const error = JSON.parse(text).error;
     assert.equal(error.code, "invalid_request");
-    assert.deepEqual(error.details.fields.map((f: { field: string }) => f.field), ["body"], key);
+    assert.deepEqual(error.details.fields.map((f: { field: string }) => f.field), ["surprise"], key);
     assert.match(error.details.fields[0].problem, /surprise/, key);
     await expectError(
       await service.request(url, { method: "POST", headers, body: "" }),

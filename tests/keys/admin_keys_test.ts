@@ -107,7 +107,7 @@ Deno.test("bad key terms answer 400 invalid_request naming the field", async () 
     [{ ...good, pinnedMinerHotkey: HOTKEY_B }, "pinnedMinerHotkey"],
     [{ ...good, expiresAt: "tomorrow" }, "expiresAt"],
     [{ ...good, expiresAt: "2020-01-01T00:00:00Z" }, "expiresAt"],
-    [{ ...good, extra: true }, "body"],
+    [{ ...good, extra: true }, "extra"],
   ];
   for (const [body, field] of cases) {
     const response = await service.request("/admin/v1/orgs/org_a/keys", adminInit("POST", body));

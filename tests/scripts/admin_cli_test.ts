@@ -24,7 +24,7 @@ async function cliAgainstServer() {
     await server.shutdown();
     await service.close();
   };
-  return { cli, env, close };
+  return { cli, env, close, service };
 }
 
 Deno.test("admin CLI drives the whole admin API against a live server", async () => {
@@ -161,6 +161,66 @@ Deno.test("admin CLI usage errors exit 2 with help; help exits 0; the token is n
       err: (t) => out.push(t),
     });
     assert.equal(down, 1);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("admin CLI usage prints each gateway call on one line, newest first, a page at a time", async () => {
+  const { cli, close, service } = await cliAgainstServer();
+  try {
+    const orgId = JSON.parse((await cli("org", "create", "Acme", "--json")).out).id as string;
+    assert.equal((await cli("credits", "add", orgId, "1000", "inv-1")).code, 0);
+    assert.equal((await cli("miner", "add", orgId, HOTKEY_A, "--default")).code, 0);
+    const issued = await cli(
+      "key",
+      "issue",
+      orgId,
+      "--name",
+      "ci",
+      "--scopes",
+      "gateway:write",
+      "--rpm",
+      "60",
+    );
+    const apiKey = /apiKey\s+(fgw_\S+)/.exec(issued.out)![1]!;
+    for (const [i, content] of ["first call", "second call!", "third"].entries()) {
+      const response = await service.request("/v1/gateway/completions", {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${apiKey}`,
+          "content-type": "application/json",
+          "x-request-id": `request-000${i}`,
+        },
+        body: JSON.stringify({
+          provider: "echo",
+          model: "echo-1",
+          messages: [{ role: "user", content }],
+          maxTokens: 8,
+        }),
+      });
+      assert.equal(response.status, 200, await response.text());
+    }
+    const page = await cli("usage", orgId, "--limit", "2");
+    assert.equal(page.code, 0, page.err);
+    const lines = page.out.split("\n");
+    assert.match(
+      lines[0]!,
+      /^at\s+costMicro\s+call\s+tokens\s+latencyMs\s+basis\s+keyId\s+miner\s+validator\s+requestId$/,
+    );
+    // "third": 5 bytes → 2 + 2 tokens; "second call!": 12 bytes → 3 + 3.
+    assert.match(
+      lines[1]!,
+      new RegExp(
+        `^20\\S+Z\\s+4\\s+echo/echo-1\\s+2\\+2\\s+0\\s+usage\\s+\\w+\\s+${HOTKEY_A}\\s+-\\s+request-0002$`,
+      ),
+    );
+    assert.match(lines[2]!, /\s+6\s+echo\/echo-1\s+3\+3\s+.*request-0001$/);
+    const more = /^more: admin usage (\S+) --cursor (\S+)$/.exec(lines.at(-1)!);
+    assert.ok(more, page.out);
+    const rest = await cli("usage", orgId, "--cursor", more[2]!);
+    assert.match(rest.out.split("\n")[1]!, /\s+6\s+echo\/echo-1\s+3\+3\s+.*request-0000$/);
+    assert.equal(rest.out.split("\n").length, 2);
   } finally {
     await close();
   }

@@ -39,7 +39,7 @@ Deno.test("an empty environment gives the documented defaults", () => {
   assert.deepEqual(config.FGW_POOL_DENY_SUBSTRINGS, ["up or down", "updown", "what price will"]);
   assert.equal(config.FGW_CURSOR_TTL_MS, 600_000);
   assert.equal(config.FGW_ACTOR_IDLE_MS, 60_000);
-  assert.equal(config.FGW_SHUTDOWN_GRACE_MS, 10_000);
+  assert.equal(config.FGW_SHUTDOWN_GRACE_MS, 75_000);
   assert.equal(config.FGW_LOG_LEVEL, "info");
   assert.equal(config.FGW_ADMIN_TOKEN, undefined);
   assert.equal(config.FGW_METRICS_TOKEN, undefined);

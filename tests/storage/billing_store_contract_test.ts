@@ -256,3 +256,79 @@ adapterTest(
     assert.equal((await adapter.storage.billing.listHolds("org_a")).length, 37);
   },
 );
+
+const MINER = "5DtDLm5rQHShDqojQpsvcN8tRXHVFaecfDoRet1SU6BFD9Fi";
+const DAY = "2026-01-01";
+
+/** A hold counted against `MINER`'s cap of `day`, with its change. */
+function capped(id: string, amountMicro: bigint, limitMicro: bigint, day = DAY): AccountChange {
+  return {
+    atMs: AT,
+    addHold: { ...hold(id, amountMicro), cap: { minerHotkey: MINER, day } },
+    capLimitMicro: limitMicro,
+  };
+}
+
+adapterTest(
+  "billing store moves a miner's daily counter with its capped holds, settles and releases, and refuses a hold over the cap",
+  async ({ storage }) => {
+    const { billing } = storage;
+    await orgWithCredit(storage, "org_a", 1_000n);
+    const spent = () => billing.dailySpend(MINER, DAY);
+    assert.equal(await spent(), 0n);
+    assert.ok(await billing.commit("org_a", capped("h1", 100n, 250n)));
+    assert.ok(await billing.commit("org_a", capped("h2", 100n, 250n)));
+    assert.equal(await spent(), 200n);
+    assert.equal(await billing.commit("org_a", capped("h3", 100n, 250n)), null, "over the cap");
+    assert.equal((await billing.getAccount("org_a"))?.heldMicro, 200n, "nothing of the refused hold");
+    assert.deepEqual((await billing.getHold("org_a", "h1"))?.cap, { minerHotkey: MINER, day: DAY });
+    assert.deepEqual((await billing.findReservation("org_a", "h2"))?.cap, { minerHotkey: MINER, day: DAY });
+    assert.ok(await billing.commit("org_a", settleChange("h1", 40n)));
+    assert.equal(await spent(), 140n, "the settle puts the cost in place of the hold");
+    assert.ok(await billing.commit("org_a", { atMs: AT, removeHoldId: "h2" }));
+    assert.equal(await spent(), 40n, "the release takes the hold off");
+    assert.ok(await billing.commit("org_a", capped("h3", 100n, 250n)));
+    assert.ok(await billing.commit("org_a", { atMs: AT, removeHoldId: "h3" }));
+    assert.ok(await billing.commit("org_a", settleChange("h3", 30n, false)));
+    assert.equal(await spent(), 70n, "a late settle of a released hold adds its cost");
+    assert.ok(await billing.commit("org_a", { atMs: AT, addHold: hold("plain", 500n) }));
+    assert.ok(await billing.commit("org_a", settleChange("plain", 500n)));
+    assert.equal(await spent(), 70n, "an uncapped hold leaves the counter alone");
+    assert.ok(await billing.commit("org_a", capped("next-day", 250n, 250n, "2026-01-02")));
+    assert.equal(await billing.dailySpend(MINER, "2026-01-02"), 250n, "each day has its own counter");
+    const account = await billing.getAccount("org_a");
+    assert.deepEqual([account?.balanceMicro, account?.heldMicro], [1_000n - 40n - 30n - 500n, 250n]);
+    assert.equal(await ledgerSum(billing, "org_a"), account?.balanceMicro);
+  },
+);
+
+adapterTest(
+  "billing store admits exactly K capped holds of one miner raced from two handles and two orgs",
+  { needs: "concurrency" },
+  async (adapter) => {
+    const other = await adapter.openAnother();
+    await orgWithCredit(adapter.storage, "org_a", 100_000n);
+    await orgWithCredit(adapter.storage, "org_b", 100_000n);
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        [adapter.storage, other][i % 2]!.billing.commit(
+          i % 4 < 2 ? "org_a" : "org_b",
+          capped(`h${i}`, 10n, 370n),
+        )),
+    );
+    assert.equal(
+      results.filter((result) => result !== null).length,
+      37,
+    );
+    assert.equal(await adapter.storage.billing.dailySpend(MINER, DAY), 370n);
+    const held = [
+      ...await adapter.storage.billing.listHolds("org_a"),
+      ...await adapter.storage.billing.listHolds("org_b"),
+    ];
+    assert.equal(held.length, 37);
+    const accounts = await Promise.all(
+      ["org_a", "org_b"].map((id) => adapter.storage.billing.getAccount(id)),
+    );
+    assert.equal(accounts.reduce((sum, a) => sum + a!.heldMicro, 0n), 370n);
+  },
+);

@@ -21,6 +21,8 @@ export interface TestServiceOptions {
   /** Uses signature nonces up (default: the service's own). */
   consumeNonce?: ConsumeNonce;
   priceSource?: PriceSource;
+  /** Where the provider catalog's `apiKeyEnv` variables are read (default: the process environment). */
+  providerEnv?: Record<string, string>;
 }
 
 export interface TestService extends Service {
@@ -45,6 +47,7 @@ export async function openTestService(options: TestServiceOptions = {}): Promise
     ...(options.metagraphSource ? { metagraphSource: options.metagraphSource } : {}),
     ...(options.consumeNonce ? { consumeNonce: options.consumeNonce } : {}),
     ...(options.priceSource ? { priceSource: options.priceSource } : {}),
+    ...(options.providerEnv ? { providerEnv: options.providerEnv } : {}),
   });
   return {
     ...service,

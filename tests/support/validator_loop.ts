@@ -133,6 +133,8 @@ export interface LoopOptions {
   events: number;
   env?: Record<string, string>;
   storage?: Storage;
+  /** Where a provider catalog's `apiKeyEnv` variables are read (`FGW_PROVIDERS_FILE` in `env`). */
+  providerEnv?: Record<string, string>;
 }
 
 /** A service whose loop is ready to lease: metagraph synced, miners registered with agents, events in the pool, assignments synced. */
@@ -160,6 +162,7 @@ export async function openLoop(options: LoopOptions): Promise<Loop> {
     clock: new ManualClock(Date.now()),
     metagraphSource: source,
     ...(options.storage ? { storage: options.storage } : {}),
+    ...(options.providerEnv ? { providerEnv: options.providerEnv } : {}),
   });
   const nowMs = service.clock.now();
   const events = poolEvents(options.events, nowMs);
@@ -182,12 +185,18 @@ export async function openLoop(options: LoopOptions): Promise<Loop> {
  * A second service instance of `loop` on `storage` (another handle on the same store): its own
  * actors, caches and metagraph view (refreshed from storage), the same settings and clock.
  */
-export async function openSecondInstance(loop: Loop, storage: Storage, env: Record<string, string> = {}) {
+export async function openSecondInstance(
+  loop: Loop,
+  storage: Storage,
+  env: Record<string, string> = {},
+  providerEnv?: Record<string, string>,
+) {
   const service = await openTestService({
     env: { FGW_ADMIN_TOKEN: ADMIN_TOKEN, ...env },
     clock: loop.service.clock,
     metagraphSource: loop.source,
     storage,
+    ...(providerEnv ? { providerEnv } : {}),
   });
   await service.metagraph.view.refresh();
   return service;

@@ -1,0 +1,89 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { ServiceError } from "../../actors/kernel/mod.ts";
+import type { AuthenticatedKey } from "../../actors/keys/mod.ts";
+import type { OrgStore } from "../../storage/org_store.ts";
+import { openApiApp, openapiSelfParsed } from "../http/openapi.ts";
+import type { ApiKeyAccess, KeyEnv } from "../middleware/api_key_auth.ts";
+import { billedCall, type BilledCallDeps, completionJson } from "./billed_call.ts";
+import { completionRoute, CREDITS_REMAINING, listProvidersRoute } from "./gateway_api.ts";
+
+export interface GatewayRouteDeps extends BilledCallDeps {
+  keys: ApiKeyAccess;
+  orgs: Pick<OrgStore, "get" | "minerRegistration">;
+  /** `FGW_GATEWAY_MAX_BODY_BYTES`: the completion body's limit (413 beyond). */
+  maxBodyBytes: number;
+}
+
+/**
+ * The customer gateway, mounted at `/v1/gateway`: `GET /providers` (public, cacheable) and
+ * `POST /completions` (API key with `gateway:write`), billed to the key's organisation.
+ */
+export function gatewayRoutes(deps: GatewayRouteDeps): OpenAPIHono<KeyEnv> {
+  const app = openApiApp<KeyEnv>();
+  openapiSelfParsed(app, listProvidersRoute, providerListing(deps.catalog.listing()));
+  return app.openapi(completionRoute(deps), async (c) => {
+    const body = c.req.valid("json");
+    const key = c.get("apiKey");
+    const minerHotkey = await attributedMiner(deps.orgs, key, body.minerHotkey);
+    const result = await billedCall(deps, body, {
+      orgId: key.orgId,
+      requestId: c.get("requestId"),
+      keyId: key.keyId,
+      ...(minerHotkey === null ? {} : { minerHotkey }),
+    });
+    c.header(CREDITS_REMAINING, result.balanceAfterMicro.toString());
+    return c.json(completionJson(result), 200);
+  });
+}
+
+/**
+ * The handler of the provider listing: its JSON bytes and ETag are made once (the catalog does
+ * not change while the service runs), so a request costs a header comparison.
+ */
+function providerListing(listing: unknown) {
+  const bytes = new TextEncoder().encode(JSON.stringify(listing));
+  const etag = crypto.subtle.digest("SHA-256", bytes).then((digest) =>
+    `"${Array.from(new Uint8Array(digest).slice(0, 12), (b) => b.toString(16).padStart(2, "0")).join("")}"`
+  );
+  return async (c: Context) => {
+    const tag = await etag;
+    const headers = { "Cache-Control": "public, max-age=60", ETag: tag };
+    const wanted = c.req.header("if-none-match");
+    if (wanted !== undefined && wanted.split(",").some((t) => t.trim() === tag || t.trim() === "*")) {
+      return c.body(null, 304, headers);
+    }
+    return c.body(bytes, 200, { ...headers, "Content-Type": "application/json" });
+  };
+}
+
+function notRegistered(hotkey: string, why: string): ServiceError {
+  return new ServiceError(
+    "miner_not_registered",
+    `The miner hotkey is not registered to the key's organisation${why}`,
+    {
+      details: { minerHotkey: hotkey },
+    },
+  );
+}
+
+/**
+ * The miner a call is attributed to (spec §4): the body's `minerHotkey`, else the key's pinned
+ * miner, else the organisation's default miner, else none. A named or pinned miner must be
+ * registered to the key's organisation now (403 `miner_not_registered`): a pinned miner may have
+ * been unregistered, or moved to another organisation, since the key was issued.
+ */
+export async function attributedMiner(
+  orgs: GatewayRouteDeps["orgs"],
+  key: AuthenticatedKey,
+  requested: string | undefined,
+): Promise<string | null> {
+  const named = requested ?? key.pinnedMinerHotkey;
+  if (named !== undefined) {
+    if ((await orgs.minerRegistration(named))?.orgId !== key.orgId) {
+      throw notRegistered(named, requested === undefined ? " (the key's pinned miner)" : "");
+    }
+    return named;
+  }
+  return (await orgs.get(key.orgId))?.defaultMinerHotkey ?? null;
+}

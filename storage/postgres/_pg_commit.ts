@@ -1,0 +1,162 @@
+/**
+ * The commit of `PgBillingStore`: ONE statement, the account `UPDATE … WHERE id = $org AND
+ * <conditions>` with, as data-modifying CTEs fed by its RETURNING row, the hold and its
+ * reservation, the ledger entry, the usage record and the move of a capped hold's daily counter.
+ * Only a new capped hold takes two statements, in one transaction (below).
+ */
+import type { Fragment, Sql, TransactionSql } from "postgres";
+import { ACCOUNT, type AccountRow, toAccount } from "./_pg_account.ts";
+import { type AccountChange, MAX_MICRO, type OrgAccount } from "../billing_store.ts";
+
+/** postgres.js with BIGINT read and written as `bigint` (as `openPgStorage` configures it). */
+export type BigintSql = Sql<{ bigint: bigint }>;
+/** A connection or a transaction: what one statement runs on. */
+type Runner = BigintSql | TransactionSql<{ bigint: bigint }>;
+
+/** The columns of a hold, in `org_holds` and `org_hold_reservations` alike. */
+export const HOLD = "org_id, hold_id, amount_micro, created_at_ms, expires_at_ms, cap_miner, cap_day";
+const LEDGER = "seq, at_ms, kind, amount_micro, balance_after_micro, reference, hold_id";
+const USAGE = "seq, at_ms, hold_id, key_id, miner_hotkey, description, metadata, amount_micro";
+const UNIQUE_VIOLATION = "23505";
+
+/** Thrown inside a transaction to undo it: the change's conditions did not hold. */
+const REFUSED = Symbol("refused");
+
+/**
+ * Applies `change` to `orgId`'s account when its conditions hold (`BillingStore.commit`); null
+ * otherwise. Concurrent commits on one org queue on its row lock and each re-checks the conditions
+ * on the row as the previous one left it (READ COMMITTED); unique keys refuse reused ids.
+ *
+ * A new capped hold also needs its day's counter to stay within `capLimitMicro`: in one
+ * transaction the account statement runs first (locking the org's row), then the counter's
+ * upsert, whose `WHERE` is evaluated on the row as the last writer left it (so instances never
+ * pass the cap together); a refusal rolls both back. Every path locks the org's row before the
+ * counter's, so the two never deadlock.
+ */
+export async function commitChange(
+  sql: BigintSql,
+  orgId: string,
+  change: AccountChange,
+): Promise<OrgAccount | null> {
+  const { addHold, removeHoldId } = change;
+  if (addHold && removeHoldId !== undefined) {
+    throw new RangeError("Cannot add and remove a hold in one commit");
+  }
+  try {
+    if (!addHold?.cap) return await accountStatement(sql, orgId, change);
+    const { cap, amountMicro } = addHold;
+    if (change.capLimitMicro === undefined) throw new RangeError("A capped hold needs capLimitMicro");
+    const limit = change.capLimitMicro;
+    return await sql.begin(async (tx) => {
+      const next = await accountStatement(tx, orgId, change);
+      if (!next) throw REFUSED;
+      const [fits] = await tx`
+        INSERT INTO miner_daily_spend (miner_hotkey, day, spent_micro)
+        SELECT ${cap.minerHotkey}, ${cap.day}, ${amountMicro}::bigint WHERE ${amountMicro}::bigint <= ${limit}::bigint
+        ON CONFLICT (miner_hotkey, day) DO UPDATE SET spent_micro = miner_daily_spend.spent_micro + EXCLUDED.spent_micro
+          WHERE miner_daily_spend.spent_micro + EXCLUDED.spent_micro <= ${limit}::bigint
+        RETURNING spent_micro`;
+      if (!fits) throw REFUSED;
+      return next;
+    });
+  } catch (error) {
+    if (error === REFUSED || (error as { code?: unknown }).code === UNIQUE_VIOLATION) return null;
+    throw error;
+  }
+}
+
+async function accountStatement(
+  sql: Runner,
+  orgId: string,
+  change: AccountChange,
+): Promise<OrgAccount | null> {
+  const { addHold, removeHoldId, entry, usage } = change;
+  const removed = removeHoldId === undefined ? sql`` : sql`removed AS (
+    DELETE FROM org_holds WHERE org_id = ${orgId} AND hold_id = ${removeHoldId}
+    RETURNING amount_micro, cap_miner, cap_day),`;
+  const held = removeHoldId === undefined
+    ? sql`held_micro + ${addHold?.amountMicro ?? 0n}`
+    : sql`held_micro - (SELECT amount_micro FROM removed)`;
+  const [row] = await sql<AccountRow[]>`
+    WITH ${removed} account AS (
+      UPDATE orgs SET balance_micro = balance_micro + ${entry?.amountMicro ?? 0n}, held_micro = ${held},
+        version = version + 1,
+        last_usage_at_ms = ${usage ? sql`${change.atMs}::bigint` : sql`last_usage_at_ms`}
+      WHERE id = ${orgId} ${conditions(sql, orgId, change)}
+      RETURNING ${sql.unsafe(ACCOUNT)}
+    )
+    ${holdInsert(sql, orgId, change)} ${entryInsert(sql, orgId, change)} ${usageInsert(sql, orgId, change)}
+    ${spendMove(sql, orgId, change)}
+    SELECT ${sql.unsafe(ACCOUNT)} FROM account`;
+  return row ? toAccount(row) : null;
+}
+
+/**
+ * The account UPDATE's conditions beyond the org id: a new hold fits and its id was never
+ * settled (a reserved id is refused by the reservation's primary key), a removed hold was
+ * deleted, a credit keeps the balance within 2^63 − 1, and a hold settled without removing it
+ * now was reserved before.
+ */
+function conditions(sql: Runner, orgId: string, { addHold, removeHoldId, entry }: AccountChange): Fragment {
+  const parts: Fragment[] = [];
+  if (addHold) {
+    parts.push(sql`AND balance_micro - held_micro >= ${addHold.amountMicro}
+      AND NOT EXISTS (SELECT 1 FROM org_ledger WHERE org_id = ${orgId} AND hold_id = ${addHold.id})`);
+  }
+  if (removeHoldId !== undefined) parts.push(sql`AND EXISTS (SELECT 1 FROM removed)`);
+  const amountMicro = entry?.amountMicro ?? 0n;
+  if (amountMicro > 0n) parts.push(sql`AND balance_micro <= ${MAX_MICRO - amountMicro}::bigint`);
+  if (entry?.holdId !== undefined && entry.holdId !== removeHoldId) {
+    parts.push(sql`AND EXISTS (
+      SELECT 1 FROM org_hold_reservations WHERE org_id = ${orgId} AND hold_id = ${entry.holdId})`);
+  }
+  return parts.reduce((all, part) => sql`${all} ${part}`, sql``);
+}
+
+/** The new hold, and its reservation (kept for good: its primary key refuses the id's reuse). */
+function holdInsert(sql: Runner, orgId: string, { addHold }: AccountChange): Fragment {
+  if (!addHold) return sql``;
+  const values = sql`SELECT ${orgId}, ${addHold.id}, ${addHold.amountMicro}::bigint,
+    ${addHold.createdAtMs}::bigint, ${addHold.expiresAtMs}::bigint,
+    ${addHold.cap?.minerHotkey ?? null}::text, ${addHold.cap?.day ?? null}::text FROM account`;
+  return sql`, added AS (INSERT INTO org_holds (${sql.unsafe(HOLD)}) ${values}),
+    reserved AS (INSERT INTO org_hold_reservations (${sql.unsafe(HOLD)}) ${values})`;
+}
+
+function entryInsert(sql: Runner, orgId: string, { entry, atMs }: AccountChange): Fragment {
+  if (!entry) return sql``;
+  return sql`, entry AS (INSERT INTO org_ledger (org_id, ${sql.unsafe(LEDGER)})
+    SELECT ${orgId}, version, ${atMs}::bigint, ${entry.kind}, ${entry.amountMicro}::bigint, balance_micro,
+      ${entry.reference ?? null}::text, ${entry.holdId ?? null}::text FROM account)`;
+}
+
+function usageInsert(sql: Runner, orgId: string, { usage, atMs }: AccountChange): Fragment {
+  if (!usage) return sql``;
+  const metadata = sql.json(usage.metadata);
+  return sql`, used AS (INSERT INTO org_usage (org_id, ${sql.unsafe(USAGE)})
+    SELECT ${orgId}, version, ${atMs}::bigint, ${usage.holdId}, ${usage.keyId}::text, ${usage.minerHotkey}::text,
+      ${usage.description}, ${metadata}, ${usage.amountMicro}::bigint FROM account)`;
+}
+
+/**
+ * The daily counter's move when the change removes or settles a capped hold (`capDelta`): the
+ * removed hold's amount off, the settled cost on; for a late settle (the hold released or expired
+ * before) the cost, on the day its reservation names. Nothing for an uncapped hold, and nothing
+ * unless the account's conditions held.
+ */
+function spendMove(sql: Runner, orgId: string, { removeHoldId, entry }: AccountChange): Fragment {
+  const cost = entry?.kind === "debit" && entry.holdId !== undefined ? -entry.amountMicro : null;
+  let source: Fragment;
+  if (removeHoldId !== undefined) {
+    source = sql`SELECT cap_miner, cap_day, ${cost ?? 0n}::bigint - amount_micro AS delta FROM removed`;
+  } else if (cost !== null) {
+    source = sql`SELECT cap_miner, cap_day, ${cost}::bigint AS delta FROM org_hold_reservations
+      WHERE org_id = ${orgId} AND hold_id = ${entry!.holdId!}`;
+  } else {
+    return sql``;
+  }
+  return sql`, spend AS (INSERT INTO miner_daily_spend (miner_hotkey, day, spent_micro)
+    SELECT cap_miner, cap_day, delta FROM (${source}) AS moved
+    WHERE cap_miner IS NOT NULL AND EXISTS (SELECT 1 FROM account)
+    ON CONFLICT (miner_hotkey, day) DO UPDATE SET spent_micro = miner_daily_spend.spent_micro + EXCLUDED.spent_micro)`;
+}
