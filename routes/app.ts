@@ -8,7 +8,7 @@ import { ServiceError } from "../actors/kernel/mod.ts";
 import type { Storage } from "../storage/storage.ts";
 import { errorResponse, onError } from "./middleware/error_handler.ts";
 import { healthRoutes, type Readiness } from "./health.ts";
-import { requestId } from "./middleware/request_id.ts";
+import { frontDoor } from "./middleware/front_door.ts";
 import { eventRoutes, type EventRoutesDeps } from "./catalog/events.ts";
 import { adminAuth } from "./middleware/admin_auth.ts";
 import { adminKeyRoutes, listOrgKeys } from "./keys/admin_keys.ts";
@@ -20,7 +20,6 @@ import { openApiApp } from "./http/openapi.ts";
 import { serveApiDocs } from "./api_docs.ts";
 import type { ApiKeyMessages, CountKeyUse } from "../actors/keys/mod.ts";
 import { creditRoutes } from "./billing/credits.ts";
-import { httpMetrics } from "./middleware/http_metrics.ts";
 import { metricsRoutes } from "./metrics.ts";
 import type { MetagraphView, SignatureGuard, ValidatorDesk } from "../actors/validators/mod.ts";
 import { adminMetagraphRoutes } from "./validators/admin_metagraph.ts";
@@ -109,8 +108,7 @@ export type { AppEnv };
  */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = openApiApp<AppEnv>();
-  app.use(httpMetrics(deps.metrics));
-  app.use(requestId());
+  app.use(frontDoor(deps.metrics));
   app.onError(onError(deps.log, { onInternalError: () => deps.metrics.storageError("request") }));
   app.notFound((c) => errorResponse(c, new ServiceError("not_found", "No such route")));
   app.route("/", metricsRoutes(deps.metrics, deps.http.metricsToken));

@@ -38,8 +38,11 @@ interface EventsCursor {
 }
 
 interface RenderedPage {
-  /** The page encoded once as UTF-8: a cache hit sends these bytes without encoding them again. */
-  body: Uint8Array<ArrayBuffer>;
+  /**
+   * The page as a string: Deno.serve writes a string body on its fast path, measured about twice
+   * as fast as the same page as bytes (docs/benchmarks.md).
+   */
+  body: string;
   nextCursor: string | null;
   csv: boolean;
 }
@@ -69,7 +72,6 @@ const EVENT_COLUMNS: (keyof EventRecord & string)[] = [
 const CACHE_BYTES = 64 * 2 ** 20;
 const CSV = "text/csv; charset=utf-8";
 const JSON_TYPE = "application/json; charset=utf-8";
-const UTF8 = new TextEncoder();
 
 /** `GET /v1/events` and `GET /v1/events/random`, served from the catalog view. */
 export function eventRoutes(deps: EventRoutesDeps): OpenAPIHono<AppEnv> {
@@ -102,7 +104,7 @@ function pageRenderer(deps: EventRoutesDeps): PageRenderer {
   if (deps.cacheMs === 0) return (_search, parse) => renderPage(deps, parse());
   const cache = new LRUCache<string, RenderedPage>({
     maxSize: CACHE_BYTES,
-    sizeCalculation: (page) => page.body.byteLength + 256,
+    sizeCalculation: (page) => page.body.length * 2 + 256,
     ttl: deps.cacheMs,
     perf: { now: deps.clock },
   });
@@ -138,14 +140,12 @@ function renderPage(deps: EventRoutesDeps, params: EventsParams): RenderedPage {
     : null;
   if (params.format === "csv") {
     const events = page.items.map((item) => item.event);
-    return { body: UTF8.encode(toCsv(EVENT_COLUMNS, events)), nextCursor, csv: true };
+    return { body: toCsv(EVENT_COLUMNS, events), nextCursor, csv: true };
   }
   const meta = { computedAt: isoAt(snapshot.computedAtMs), scorerVersion: SCORER_VERSION };
   const items = page.items.map((item) => item.json).join(",");
   return {
-    body: UTF8.encode(
-      `{"items":[${items}],"nextCursor":${JSON.stringify(nextCursor)},"meta":${JSON.stringify(meta)}}`,
-    ),
+    body: `{"items":[${items}],"nextCursor":${JSON.stringify(nextCursor)},"meta":${JSON.stringify(meta)}}`,
     nextCursor,
     csv: false,
   };
