@@ -1,25 +1,34 @@
 import type { Fence } from "./job_lease_store.ts";
 
 /**
- * A neuron as stored: the decoded `NeuronInfoLite` fields the service uses (DESIGN §7, §8), plus
- * when its (hotkey, uid) pair was first seen. Declared here rather than imported so the port does
- * not depend on an area; `Neuron` in `actors/validators` has the same fields.
+ * A neuron of the subnet: the decoded `NeuronInfoLite` fields the service uses (DESIGN §8), with
+ * the values scaled as DESIGN §7 states (the Python SDK's scaling). `Neuron` in
+ * `actors/validators` is this type.
  */
-export interface StoredNeuron {
+export interface NeuronRecord {
   uid: number;
   /** SS58, prefix 42. */
   hotkey: string;
+  /** SS58, prefix 42. */
   coldkey: string;
   active: boolean;
   validatorPermit: boolean;
+  /** Total stake on the hotkey in rao (the sum over its stake entries). */
   stakeRao: bigint;
+  /** Emission in rao per tempo. */
   emissionRao: bigint;
+  /** 0..1 (the chain's u16 ÷ 65535). */
   incentive: number;
   consensus: number;
   trust: number;
   validatorTrust: number;
   dividends: number;
+  /** Block number of the neuron's last weights update. */
   lastUpdate: number;
+}
+
+/** A neuron as stored: plus when its (hotkey, uid) pair was first seen. */
+export interface StoredNeuron extends NeuronRecord {
   /** When a successful sync first saw this hotkey on this uid. */
   firstSeenAtMs: number;
 }
@@ -28,7 +37,7 @@ export interface StoredNeuron {
 export interface MetagraphWrite {
   netuid: number;
   block: number;
-  neurons: readonly Omit<StoredNeuron, "firstSeenAtMs">[];
+  neurons: readonly NeuronRecord[];
 }
 
 /** The latest metagraph of a subnet, with the time of the last successful sync. */

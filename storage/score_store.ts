@@ -63,7 +63,13 @@ export interface ScoredEventRecord {
   stats: ScoredEventStats;
 }
 
-/** A miner's row of the score table (the leaderboard's `scoring`), as published. */
+/** Why a miner's score is what it is (SCORING.md "Gates"). */
+export type ScoringGate = "no_predictions" | "invalid_rate" | "min_predictions" | "pass";
+
+/**
+ * A miner's row of the score table (the leaderboard's `scoring`), key order as published.
+ * `MinerScoring` in `actors/scoring` is this type.
+ */
 export interface StoredMinerScoring {
   score: number;
   raw: number;
@@ -79,7 +85,7 @@ export interface StoredMinerScoring {
   rho: number;
   effN: number;
   ageHours: number;
-  gate: string;
+  gate: ScoringGate;
 }
 
 /** One (hotkey, uid) registration's row of the score table. */

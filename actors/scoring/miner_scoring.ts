@@ -4,27 +4,12 @@
  */
 import type { ScoredPrediction, ScoredValues } from "./prediction_score.ts";
 import { compareCodePoints, exactMeanR6, r6 } from "./scoring_math.ts";
+import type { ScoringGate, StoredMinerScoring } from "../../storage/score_store.ts";
 
-export type Gate = "no_predictions" | "invalid_rate" | "min_predictions" | "pass";
+export type Gate = ScoringGate;
 
 /** A miner's row of the score table (the leaderboard's `scoring`), key order as published. */
-export interface MinerScoring {
-  score: number;
-  raw: number;
-  accuracy: number;
-  calibration: number;
-  edge: number;
-  brier: number;
-  weightedBrier: number;
-  roi: number;
-  preds: number;
-  validPreds: number;
-  invalidPreds: number;
-  rho: number;
-  effN: number;
-  ageHours: number;
-  gate: Gate;
-}
+export type MinerScoring = StoredMinerScoring;
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;

@@ -1,28 +1,7 @@
-/**
- * A neuron of the subnet as the service uses it: the decoded `NeuronInfoLite` of DESIGN §8, with
- * the values scaled as DESIGN §7 states (the Python SDK's scaling).
- */
-export interface Neuron {
-  uid: number;
-  /** SS58, prefix 42. */
-  hotkey: string;
-  /** SS58, prefix 42. */
-  coldkey: string;
-  active: boolean;
-  validatorPermit: boolean;
-  /** Total stake on the hotkey in rao (the sum over its stake entries). */
-  stakeRao: bigint;
-  /** Emission in rao per tempo. */
-  emissionRao: bigint;
-  /** 0..1 (the chain's u16 ÷ 65535). */
-  incentive: number;
-  consensus: number;
-  trust: number;
-  validatorTrust: number;
-  dividends: number;
-  /** Block number of the neuron's last weights update. */
-  lastUpdate: number;
-}
+import type { NeuronRecord } from "../../storage/metagraph_store.ts";
+
+/** A neuron of the subnet as the service uses it (the stored shape, without `firstSeenAtMs`). */
+export type Neuron = NeuronRecord;
 
 /** The whole metagraph of one subnet at one block: what a sync either gets entirely or not at all. */
 export interface MetagraphSnapshot {

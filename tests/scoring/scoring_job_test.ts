@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { ManualClock } from "../../actors/kernel/mod.ts";
 import { computedAtOf, parseScorerInput, scorerEventOf, scoreV1 } from "../../actors/scoring/mod.ts";
+import type { Gate } from "../../actors/scoring/mod.ts";
 import type { ScoredEventRecord, ScoreTableRow } from "../../storage/score_store.ts";
 import { adapterTest } from "../support/adapters.ts";
 import { runJobOnce } from "../support/jobs.ts";
@@ -23,7 +24,7 @@ import {
 const FIRST_SEEN = BASE - 10 * DAY;
 const RESOLVED_AT = BASE + 50 * HOUR;
 
-function emptyScoring(ageHours: number, gate: string) {
+function emptyScoring(ageHours: number, gate: Gate) {
   return {
     score: 0,
     raw: 0,
