@@ -23,3 +23,4 @@ export * from "./signature_guard.ts";
 export * from "./nonce_purge_job.ts";
 export * from "./validator_desk.ts";
 export * from "./assignment_sync_job.ts";
+export * from "./subtensor_rpc.ts";

@@ -8,7 +8,8 @@
  * is not a JSON-RPC answer to the call, a JSON-RPC error object, a payload that does not decode —
  * fails the whole fetch with a `MetagraphSourceError`: never a partial metagraph.
  */
-import { HttpClient, type HttpClientOptions, UpstreamError } from "../kernel/mod.ts";
+import { HttpClient, type HttpClientOptions } from "../kernel/mod.ts";
+import { SubtensorRpc, SubtensorRpcError } from "./subtensor_rpc.ts";
 import { type MetagraphSource, MetagraphSourceError } from "./metagraph_source.ts";
 import type { MetagraphSnapshot } from "./neuron.ts";
 import { decodeNeuronsLite, netuidCallArgument, payloadFromRpcResult } from "./neuron_info_lite.ts";
@@ -40,23 +41,20 @@ export interface SubtensorMetagraphSourceOptions extends
 const NEURONS_LITE = "NeuronInfoRuntimeApi_get_neurons_lite";
 /** A 1024-neuron answer is about 300 KB of hex: more time than the client's 15 s default. */
 const DEFAULT_TIMEOUT_MS = 30_000;
-const HEADERS = { "content-type": "application/json", accept: "application/json" };
 
 /** Reads a subnet's metagraph from a Subtensor node. */
 export class SubtensorMetagraphSource implements MetagraphSource {
   readonly name = "subtensor";
-  readonly #url: string;
   readonly #netuid: number;
   readonly #argument: string;
-  readonly #http: HttpClient;
-  #nextId = 1;
+  readonly #rpc: SubtensorRpc;
 
   constructor(options: SubtensorMetagraphSourceOptions) {
-    this.#url = options.url;
     this.#netuid = options.netuid;
     this.#argument = netuidCallArgument(options.netuid);
     const { url: _url, netuid: _netuid, ...client } = options;
-    this.#http = new HttpClient({ timeoutMs: DEFAULT_TIMEOUT_MS, ...client, upstream: "subtensor" });
+    const http = new HttpClient({ timeoutMs: DEFAULT_TIMEOUT_MS, ...client, upstream: "subtensor" });
+    this.#rpc = new SubtensorRpc(http, options.url);
   }
 
   async fetch(signal: AbortSignal): Promise<MetagraphSnapshot> {
@@ -75,45 +73,15 @@ export class SubtensorMetagraphSource implements MetagraphSource {
 
   /** One JSON-RPC call; its `result`, or a MetagraphSourceError. */
   async #call(method: string, params: unknown[], signal: AbortSignal): Promise<unknown> {
-    const id = this.#nextId++;
-    const body = JSON.stringify({ jsonrpc: "2.0", id, method, params });
-    let response: Response;
     try {
-      response = await this.#http.request(this.#url, {
-        method: "POST",
-        headers: HEADERS,
-        body,
-        signal,
-        retry: "idempotent",
-      });
+      return await this.#rpc.call(method, params, signal);
     } catch (error) {
-      if (!(error instanceof UpstreamError)) throw error;
-      throw new MetagraphSourceError(`Cannot call Subtensor ${method}: ${error.detail}`, { cause: error });
+      if (!(error instanceof SubtensorRpcError)) throw error;
+      throw new MetagraphSourceError(`Cannot call Subtensor ${method}: ${error.message}`, {
+        cause: error.cause ?? error,
+      });
     }
-    return resultOf(await response.text(), { method, id });
   }
-}
-
-/** The `result` of a JSON-RPC 2.0 answer to call `id`; a MetagraphSourceError for anything else. */
-function resultOf(text: string, call: { method: string; id: number }): unknown {
-  const fail = (why: string) => new MetagraphSourceError(`Cannot call Subtensor ${call.method}: ${why}`);
-  let answer: unknown;
-  try {
-    answer = JSON.parse(text);
-  } catch {
-    throw fail("the answer is not JSON");
-  }
-  if (typeof answer !== "object" || answer === null || Array.isArray(answer)) {
-    throw fail("the answer is not a JSON-RPC object");
-  }
-  const fields = answer as Record<string, unknown>;
-  if (fields.jsonrpc !== "2.0" || fields.id !== call.id) throw fail("the answer is not for this call");
-  if ("error" in fields) {
-    const error = fields.error as { code?: unknown; message?: unknown } | null;
-    throw fail(`JSON-RPC error ${String(error?.code)}: ${String(error?.message)}`);
-  }
-  if (!("result" in fields)) throw fail("the answer has neither result nor error");
-  return fields.result;
 }
 
 function blockNumberOf(header: unknown): number {
