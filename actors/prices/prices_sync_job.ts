@@ -1,5 +1,5 @@
 import type { Logger } from "../kernel/mod.ts";
-import type { JobRun, PeriodicJob } from "../runtime/mod.ts";
+import { FailureBackoff, type JobRun, type PeriodicJob } from "../runtime/mod.ts";
 import type { SettingStore } from "../../storage/setting_store.ts";
 import { encodePriceRecord, PRICES_SETTING } from "./price_record.ts";
 import { type Prices, type PriceSource, PriceSourceError } from "./price_source.ts";
@@ -30,26 +30,22 @@ export interface PricesSyncJobOptions {
 export class PricesSyncJob implements PeriodicJob {
   readonly name = "prices-sync";
   readonly #options: PricesSyncJobOptions;
-  readonly #retryBaseMs: number;
-  /** Failed runs since the last success. */
-  #failures = 0;
+  readonly #backoff: FailureBackoff;
   #lastWarnAtMs = Number.NEGATIVE_INFINITY;
   #synced = false;
 
   constructor(options: PricesSyncJobOptions) {
     this.#options = options;
-    this.#retryBaseMs = Math.min(options.retryBaseMs ?? 15_000, options.intervalMs);
+    this.#backoff = new FailureBackoff(options.intervalMs, { retryBaseMs: options.retryBaseMs });
   }
 
   /** Runs failed in a row since the last successful sync of this instance. */
   get failures(): number {
-    return this.#failures;
+    return this.#backoff.failures;
   }
 
   intervalMs(): number {
-    const { intervalMs } = this.#options;
-    if (this.#failures === 0) return intervalMs;
-    return Math.min(intervalMs, this.#retryBaseMs * 2 ** (this.#failures - 1));
+    return this.#backoff.nextMs();
   }
 
   async run(nowMs: number, { signal, fence }: JobRun): Promise<void> {
@@ -73,31 +69,32 @@ export class PricesSyncJob implements PeriodicJob {
   }
 
   #failed(nowMs: number, error: PriceSourceError): void {
-    this.#failures++;
-    const warn = this.#failures === 1 || nowMs - this.#lastWarnAtMs >= FAILURE_WARN_EVERY_MS;
+    const failures = this.#backoff.failed();
+    const warn = failures === 1 || nowMs - this.#lastWarnAtMs >= FAILURE_WARN_EVERY_MS;
     if (warn) this.#lastWarnAtMs = nowMs;
     this.#options.log({
       level: warn ? "warn" : "debug",
       msg: "prices source unreachable; the last prices are kept",
       source: this.#options.source.name,
       reason: error.message,
-      failures: this.#failures,
+      failures,
       nextAttemptInMs: this.intervalMs(),
     });
   }
 
   #succeeded(prices: Prices): void {
-    const recovered = this.#failures > 0;
+    const failures = this.#backoff.failures;
+    const recovered = failures > 0;
     const first = !this.#synced;
     this.#synced = true;
     this.#options.log({
       level: recovered || first ? "info" : "debug",
       msg: recovered ? "prices source recovered" : "prices synced",
       source: this.#options.source.name,
-      ...(recovered ? { failures: this.#failures } : {}),
+      ...(recovered ? { failures } : {}),
       prices,
     });
-    this.#failures = 0;
+    this.#backoff.succeeded();
     this.#lastWarnAtMs = Number.NEGATIVE_INFINITY;
   }
 }

@@ -10,3 +10,4 @@ export * from "./actor_system.ts";
 export * from "./coalesce.ts";
 export * from "./conditional_write.ts";
 export * from "./scheduler.ts";
+export * from "./failure_backoff.ts";

@@ -1,5 +1,5 @@
 import type { Clock, Logger } from "../kernel/mod.ts";
-import type { JobRun, PeriodicJob } from "../runtime/mod.ts";
+import { FailureBackoff, type JobRun, type PeriodicJob } from "../runtime/mod.ts";
 import type { MetagraphStore } from "../../storage/metagraph_store.ts";
 import { type MetagraphSource, MetagraphSourceError } from "./metagraph_source.ts";
 import type { MetagraphSnapshot } from "./neuron.ts";
@@ -31,23 +31,20 @@ export const METAGRAPH_SYNC_JOB = "metagraph-sync";
 export class MetagraphSyncJob implements PeriodicJob {
   readonly name = METAGRAPH_SYNC_JOB;
   readonly #options: MetagraphSyncOptions;
-  readonly #retryBaseMs: number;
-  #failures = 0;
+  readonly #backoff: FailureBackoff;
 
   constructor(options: MetagraphSyncOptions) {
     this.#options = options;
-    this.#retryBaseMs = Math.min(options.retryBaseMs ?? 15_000, options.intervalMs);
+    this.#backoff = new FailureBackoff(options.intervalMs, { retryBaseMs: options.retryBaseMs });
   }
 
   /** Failed syncs in a row on this instance. */
   get failures(): number {
-    return this.#failures;
+    return this.#backoff.failures;
   }
 
   intervalMs(): number {
-    const { intervalMs } = this.#options;
-    if (this.#failures === 0) return intervalMs;
-    return Math.min(intervalMs, this.#retryBaseMs * 2 ** (this.#failures - 1));
+    return this.#backoff.nextMs();
   }
 
   async run(_nowMs: number, { signal, fence }: JobRun): Promise<void> {
@@ -63,7 +60,7 @@ export class MetagraphSyncJob implements PeriodicJob {
       });
       return;
     }
-    this.#failures = 0;
+    this.#backoff.succeeded();
     log({
       level: "info",
       msg: "metagraph synced",
@@ -88,13 +85,13 @@ export class MetagraphSyncJob implements PeriodicJob {
     } catch (error) {
       signal.throwIfAborted();
       if (!(error instanceof MetagraphSourceError)) throw error;
-      this.#failures++;
+      const failures = this.#backoff.failed();
       log({
         level: "warn",
         msg: "metagraph sync failed; the last synced metagraph stays in use",
         source: source.name,
         reason: error.message,
-        failures: this.#failures,
+        failures,
         nextAttemptInMs: this.intervalMs(),
       });
       return null;
