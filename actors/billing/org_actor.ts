@@ -1,7 +1,7 @@
 import { type Clock, isoAt } from "../kernel/mod.ts";
 import { type Actor, type ActorKind, conditionalWrite, LOST } from "../runtime/mod.ts";
 import { ServiceError } from "../kernel/mod.ts";
-import { isSs58Address } from "../kernel/mod.ts";
+import { changeMiners, type MinerMessage } from "./_org_miners.ts";
 import {
   available,
   balanceOf,
@@ -51,7 +51,6 @@ export interface OrgActorDeps {
  * reference taken, elsewhere in between needs another look.
  */
 const COMMIT_ATTEMPTS = 4;
-type MinerMessage = Extract<OrgMessage, { type: "registerMiner" | "unregisterMiner" | "setDefaultMiner" }>;
 
 /**
  * The owner of one organisation's money and miners. Every money change is one conditional commit
@@ -270,30 +269,7 @@ export class OrgActor implements Actor<OrgMessages> {
   }
 
   async #changeMiners(message: MinerMessage): Promise<MinerReply> {
-    const { hotkey } = message;
-    if (!isSs58Address(hotkey)) {
-      throw invalidField("hotkey", "Must be an SS58 address with network prefix 42 (Bittensor)");
-    }
-    const { orgs, clock } = this.#deps;
-    let outcome: MinerReply["outcome"];
-    if (message.type === "registerMiner") {
-      const registered = await orgs.registerMiner(this.#id, hotkey, {
-        atMs: clock(),
-        makeDefault: message.makeDefault ?? false,
-      });
-      if (registered === "taken") {
-        throw new ServiceError("conflict", "Miner hotkey is registered to another organisation", {
-          details: { hotkey },
-        });
-      }
-      outcome = registered;
-    } else {
-      const done = message.type === "unregisterMiner"
-        ? await orgs.unregisterMiner(this.#id, hotkey)
-        : await orgs.setDefaultMiner(this.#id, hotkey);
-      if (!done) throw new ServiceError("not_found", "Miner hotkey is not registered to this organisation");
-      outcome = message.type === "unregisterMiner" ? "unregistered" : "default";
-    }
+    const outcome = await changeMiners(this.#deps.orgs, this.#id, message, { atMs: this.#deps.clock() });
     return { outcome, view: await this.#view() };
   }
 
