@@ -1,19 +1,7 @@
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { matchedRoutes } from "hono/route";
 import { METHOD_NAME_ALL } from "hono/router";
-import { type Metrics, UNMATCHED_ROUTE } from "../../actors/kernel/mod.ts";
-
-/**
- * Counts and times every request by method, route pattern (`/admin/v1/orgs/:orgId`, never the
- * URL) and status. Mounted first, so throttled, refused and failed requests are counted too.
- */
-export function httpMetrics(metrics: Metrics): MiddlewareHandler {
-  return async (c, next) => {
-    const started = performance.now();
-    await next();
-    metrics.observeRequest(c.req.method, routePattern(c), c.res.status, (performance.now() - started) / 1000);
-  };
-}
+import { UNMATCHED_ROUTE } from "../../actors/kernel/mod.ts";
 
 /**
  * The pattern of the last route (not middleware) that matched the request; `unmatched` when only
