@@ -5,3 +5,4 @@
  * @module
  */
 export * from "./consensus.ts";
+export * from "./fresh_runs.ts";
