@@ -8,7 +8,7 @@ import { ServiceError } from "../actors/kernel/mod.ts";
 import type { Storage } from "../storage/storage.ts";
 import { errorResponse, onError } from "./middleware/error_handler.ts";
 import { healthRoutes, type Readiness } from "./health.ts";
-import { frontDoor } from "./middleware/front_door.ts";
+import { installFrontDoor } from "./front_door.ts";
 import { eventRoutes, type EventRoutesDeps } from "./catalog/events.ts";
 import { adminAuth } from "./middleware/admin_auth.ts";
 import { adminKeyRoutes, listOrgKeys } from "./keys/admin_keys.ts";
@@ -108,7 +108,7 @@ export type { AppEnv };
  */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = openApiApp<AppEnv>();
-  app.use(frontDoor(deps.metrics));
+  installFrontDoor(app, deps.metrics);
   app.onError(onError(deps.log, { onInternalError: () => deps.metrics.storageError("request") }));
   app.notFound((c) => errorResponse(c, new ServiceError("not_found", "No such route")));
   app.route("/", metricsRoutes(deps.metrics, deps.http.metricsToken));

@@ -28,7 +28,7 @@ export function gatewayRoutes(deps: GatewayRouteDeps): OpenAPIHono<KeyEnv> {
     const minerHotkey = await attributedMiner(deps.orgs, key, body.minerHotkey);
     const result = await billedCall(deps, body, {
       orgId: key.orgId,
-      requestId: c.get("requestId"),
+      requestId: c.env.requestId,
       keyId: key.keyId,
       ...(minerHotkey === null ? {} : { minerHotkey }),
     });

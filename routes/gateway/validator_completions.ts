@@ -38,7 +38,7 @@ export function validatorGatewayRoutes(deps: ValidatorGatewayDeps): OpenAPIHono<
     }
     const result = await billedCall(deps, body, {
       orgId: miner.orgId,
-      requestId: c.get("requestId"),
+      requestId: c.env.requestId,
       minerHotkey: miner.hotkey,
       validatorHotkey: signed.hotkey,
       cap: { minerHotkey: miner.hotkey, limitMicro: deps.dailyCapMicro },

@@ -1,2 +1,11 @@
-/** The Hono environment every sub-app shares: the request id set by the first middleware. */
-export type AppEnv = { Variables: { requestId: string } };
+/**
+ * The Hono environment every sub-app shares: the bindings the front door (routes/front_door.ts)
+ * passes with each request: its request id and, under `Deno.serve`, the connecting address.
+ */
+export type AppEnv = { Bindings: { requestId: string; remoteAddr?: unknown } };
+
+/** The request id the front door gave the request ("" outside it). */
+export function requestIdOf(c: { env: unknown }): string {
+  const env = c.env as { requestId?: unknown } | undefined;
+  return typeof env?.requestId === "string" ? env.requestId : "";
+}

@@ -14,7 +14,8 @@ import { secondsUntilReset } from "../../actors/keys/mod.ts";
  * `c.get("orgBalance")` its org's balance, read by the storage step that admitted the request.
  */
 export type KeyEnv = {
-  Variables: AppEnv["Variables"] & { apiKey: AuthenticatedKey; orgBalance: BalanceReply };
+  Bindings: AppEnv["Bindings"];
+  Variables: { apiKey: AuthenticatedKey; orgBalance: BalanceReply };
 };
 
 /** What key authentication needs, built once per app instance. */

@@ -1,4 +1,5 @@
 import { StoreRefusal } from "../../storage/store_refusal.ts";
+import { requestIdOf } from "../http/app_env.ts";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -43,7 +44,7 @@ const DEFAULT_RETRY_AFTER: Partial<Record<ErrorCode, number>> = { unavailable: 1
  * `Retry-After` when the error gives one (always for 503 `unavailable`).
  */
 export function errorResponse(c: Context, error: ServiceError): Response {
-  const requestId = c.get("requestId") as string | undefined ?? "";
+  const requestId = requestIdOf(c);
   const retryAfterSeconds = error.retryAfterSeconds ?? DEFAULT_RETRY_AFTER[error.code];
   if (retryAfterSeconds !== undefined) {
     c.header("Retry-After", String(Math.max(1, Math.ceil(retryAfterSeconds))));
@@ -92,7 +93,7 @@ export function onError(log: Logger, options: OnErrorOptions = {}) {
     log({
       level: "error",
       msg: "unhandled error",
-      requestId: c.get("requestId"),
+      requestId: requestIdOf(c),
       error: String(error),
       stack: error.stack,
     });

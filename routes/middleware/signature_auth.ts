@@ -13,7 +13,7 @@ import type { SignatureAccess } from "./key_or_signature.ts";
 export type { SignatureAccess };
 
 /** Context of a route behind a signature: `c.get("signed")` is the verified caller. */
-export type SignedEnv = { Variables: AppEnv["Variables"] & { signed: SignedCaller } };
+export type SignedEnv = { Bindings: AppEnv["Bindings"]; Variables: { signed: SignedCaller } };
 
 const ADMITTED = "signatureAdmitted";
 const SIGNED = "signed";

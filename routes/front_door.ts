@@ -1,0 +1,64 @@
+import type { Hono } from "hono";
+import { METHOD_NAME_ALL } from "hono/router";
+import type { Metrics } from "../actors/kernel/mod.ts";
+import { UNMATCHED_ROUTE } from "../actors/kernel/mod.ts";
+import type { AppEnv } from "./http/app_env.ts";
+import { chooseRequestId } from "./middleware/request_id.ts";
+
+/** What `Deno.serve` (or a test's `app.request`) passes as the second argument of `fetch`. */
+interface ServeInfo {
+  remoteAddr?: unknown;
+}
+
+/**
+ * Wraps `app.fetch` with what every request gets: a request id (`chooseRequestId`), handed to the
+ * handlers as `c.env.requestId` and echoed as `X-Request-Id`, and the HTTP metrics (count and time by
+ * method, route pattern and status). It is a wrapper, not a Hono middleware, because any middleware
+ * sends every request through Hono's async compose, which cost the cached catalog page about a
+ * third of its rate (docs/benchmarks.md); a route with one handler keeps Hono's direct path, and a
+ * handler that answers synchronously is answered synchronously. `app.request` (tests) goes through
+ * it as well.
+ */
+export function installFrontDoor(app: Hono<AppEnv>, metrics: Metrics): void {
+  const dispatch = app.fetch;
+  app.fetch = (request, info?: ServeInfo, executionContext?) => {
+    const started = performance.now();
+    const requestId = chooseRequestId(request.headers.get("x-request-id"));
+    const finish = (response: Response): Response => {
+      const stamped = withHeader(response, "X-Request-Id", requestId);
+      const seconds = (performance.now() - started) / 1000;
+      metrics.observeRequest(request.method, routePattern(app, request), stamped.status, seconds);
+      return stamped;
+    };
+    const env = { requestId, remoteAddr: info?.remoteAddr };
+    const result = dispatch(request, env, executionContext);
+    return result instanceof Promise ? result.then(finish) : finish(result);
+  };
+}
+
+/**
+ * The pattern of the last route (not middleware) the router matches for the request; `unmatched`
+ * when only middleware matches, so random URLs all share one label value and cannot create series.
+ * HEAD is answered by the GET route, as Hono does.
+ */
+export function routePattern(app: Hono<AppEnv>, request: Request): string {
+  const method = request.method === "HEAD" ? "GET" : request.method;
+  const [matches] = app.router.match(method, app.getPath(request));
+  for (let index = matches.length - 1; index >= 0; index--) {
+    const route = matches[index]![0][1];
+    if (route.method !== METHOD_NAME_ALL) return route.path;
+  }
+  return UNMATCHED_ROUTE;
+}
+
+/** The response with the header set; a copy when its headers are immutable (a fetched response). */
+function withHeader(response: Response, name: string, value: string): Response {
+  try {
+    response.headers.set(name, value);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set(name, value);
+    return copy;
+  }
+}
