@@ -119,6 +119,8 @@ export const configSchema = z.object({
   FGW_SCORING_WINDOW_DAYS: z.coerce.number().positive().max(365).default(30),
   /** How often scoring and the score table run; a run's `computedAt` is the start of its interval. */
   FGW_SCORING_INTERVAL_MS: intMs(300_000),
+  /** Events one organisation may request fresh runs for per hour (docs/predictions.md "Fresh runs"). */
+  FGW_FRESH_RUNS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(100),
 }).refine((c) => c.FGW_STORAGE !== "postgres" || c.DATABASE_URL !== undefined, {
   message: "DATABASE_URL is required when FGW_STORAGE=postgres",
   path: ["DATABASE_URL"],

@@ -27,6 +27,7 @@ import { type AskMiner, minerActorKind, minerAsker } from "../actors/agents/mod.
 import type { ConsumeNonce } from "../routes/middleware/miner_signature_auth.ts";
 import { createScoring, type ScoringWiring } from "./scoring.ts";
 import { createGateway, type GatewayWiring } from "./gateway.ts";
+import { FreshRunDesk } from "../actors/predictions/mod.ts";
 
 /** A wired service instance: storage, actors, periodic jobs and the HTTP app. */
 export interface Service {
@@ -52,6 +53,8 @@ export interface Service {
   assignmentSync: AssignmentSyncJob;
   /** The LLM gateway's provider catalog and adapters (docs/gateway.md). */
   gateway: GatewayWiring;
+  /** Queues customers' fresh runs (`requestFresh` of `POST /v1/predictions/query`). */
+  freshRuns: FreshRunDesk;
   /** Starts periodic jobs and housekeeping timers. */
   start(): void;
   /** Stops timers and jobs, drains mailboxes, closes storage. */
@@ -167,6 +170,17 @@ export async function createService(config: Config, options: ServiceOptions = {}
     clock,
     log,
   });
+  const freshRuns = new FreshRunDesk({
+    freshRuns: storage.freshRuns,
+    assignments: storage.assignments,
+    eligibility: { orgs, agents: storage.agents },
+    metagraph: metagraph.view,
+    catalog: catalog.view,
+    pool: catalog.routes.pool,
+    perOrgPerHour: config.FGW_FRESH_RUNS_PER_HOUR,
+    clock,
+    log,
+  });
   const askMiner = minerAsker(
     actors,
     actors.register(minerActorKind({
@@ -266,6 +280,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     signatureGuard,
     assignmentSync,
     gateway,
+    freshRuns,
     start() {
       const failed = (error: unknown) => {
         metrics.storageError("catalog_view");

@@ -7,17 +7,10 @@ import type { AssignmentStore } from "../../storage/assignment_store.ts";
 import type { MetagraphStore, StoredMetagraph } from "../../storage/metagraph_store.ts";
 import type { OrgStore } from "../../storage/org_store.ts";
 import type { MetagraphView } from "./metagraph_view.ts";
+import { type EligibleMiner, eligibleMiners } from "./eligible_miners.ts";
 
 /** The scheduler's name of the job, and of its storage lease. */
 export const ASSIGNMENT_SYNC_JOB = "assignment-sync";
-
-/** A miner that gets assignments: registered to an org, holding a uid, with an agent. */
-export interface EligibleMiner {
-  hotkey: string;
-  uid: number;
-  agentVersionId: string;
-  agentUploadedAtMs: number;
-}
 
 export interface AssignmentSyncOptions {
   assignments: AssignmentStore;
@@ -36,9 +29,6 @@ export interface AssignmentSyncOptions {
   clock: Clock;
   log: Logger;
 }
-
-/** Storage reads in flight at once while finding eligible miners. */
-const LOOKUPS_IN_FLIGHT = 16;
 
 /** What one pass saw, kept to compute the next pass's changes. */
 interface Seen {
@@ -113,26 +103,8 @@ export class AssignmentSyncJob implements PeriodicJob {
   }
 
   /** The metagraph's neurons registered to an organisation and holding an agent version. */
-  async eligibleMiners(metagraph: StoredMetagraph, signal?: AbortSignal): Promise<EligibleMiner[]> {
-    const { orgs, agents } = this.#options;
-    const eligible: EligibleMiner[] = [];
-    const neurons = [...metagraph.neurons];
-    const worker = async () => {
-      for (let neuron = neurons.shift(); neuron; neuron = neurons.shift()) {
-        signal?.throwIfAborted();
-        if (!(await orgs.minerRegistration(neuron.hotkey))) continue;
-        const state = await agents.minerState(neuron.hotkey);
-        if (!state) continue;
-        eligible.push({
-          hotkey: neuron.hotkey,
-          uid: neuron.uid,
-          agentVersionId: state.currentVersionId,
-          agentUploadedAtMs: state.lastUploadAtMs,
-        });
-      }
-    };
-    await Promise.all(Array.from({ length: LOOKUPS_IN_FLIGHT }, worker));
-    return eligible.toSorted((a, b) => a.uid - b.uid);
+  eligibleMiners(metagraph: StoredMetagraph, signal?: AbortSignal): Promise<EligibleMiner[]> {
+    return eligibleMiners(metagraph, this.#options, signal);
   }
 
   /** Catalog events that have not ended but are out of the pool (ended ones: `ended: true`). */

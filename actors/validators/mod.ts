@@ -22,5 +22,6 @@ export * from "./metagraph_view.ts";
 export * from "./signature_guard.ts";
 export * from "./nonce_purge_job.ts";
 export * from "./validator_desk.ts";
+export * from "./eligible_miners.ts";
 export * from "./assignment_sync_job.ts";
 export * from "./subtensor_rpc.ts";
