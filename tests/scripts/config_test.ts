@@ -210,3 +210,12 @@ Deno.test("scoring settings default as DESIGN §7 says and refuse values out of 
     "FGW_SCORING_WINDOW_DAYS",
   ]);
 });
+
+Deno.test("FGW_FRESH_RUNS_PER_HOUR defaults to 100 (DESIGN §7), accepts 0 and refuses fractions and negatives", () => {
+  assert.equal(loadConfig({}).FGW_FRESH_RUNS_PER_HOUR, 100);
+  assert.equal(loadConfig({ FGW_FRESH_RUNS_PER_HOUR: "0" }).FGW_FRESH_RUNS_PER_HOUR, 0);
+  assert.equal(loadConfig({ FGW_FRESH_RUNS_PER_HOUR: "250" }).FGW_FRESH_RUNS_PER_HOUR, 250);
+  for (const bad of ["1.5", "-1", "many"]) {
+    assert.deepEqual(badVariables(refusal({ FGW_FRESH_RUNS_PER_HOUR: bad })), ["FGW_FRESH_RUNS_PER_HOUR"]);
+  }
+});
