@@ -3,6 +3,7 @@ import type { ApiKeyStore } from "./api_key_store.ts";
 import type { AssignmentStore } from "./assignment_store.ts";
 import type { BillingStore } from "./billing_store.ts";
 import type { EventStore } from "./event_store.ts";
+import type { ForecastHistoryStore } from "./forecast_history_store.ts";
 import type { JobLeaseStore } from "./job_lease_store.ts";
 import type { MetagraphStore } from "./metagraph_store.ts";
 import type { NonceStore } from "./nonce_store.ts";
@@ -29,6 +30,8 @@ export interface Storage {
   readonly assignments: AssignmentStore;
   readonly nonces: NonceStore;
   readonly scores: ScoreStore;
+  /** The customer forecast history (points of the prediction snapshot job). */
+  readonly forecastHistory: ForecastHistoryStore;
   /** Throws when the storage cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

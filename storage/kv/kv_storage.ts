@@ -12,6 +12,7 @@ import { KvAssignmentStore } from "./kv_assignment_store.ts";
 import { KvNonceStore } from "./kv_nonce_store.ts";
 import { KvKeyUsageStore } from "./kv_key_usage_store.ts";
 import { KvScoreStore } from "./kv_score_store.ts";
+import { KvForecastHistoryStore } from "./kv_forecast_history_store.ts";
 
 /** Opens the Deno KV adapter at `path` (a file, or ":memory:"). */
 export async function openKvStorage(path: string): Promise<Storage> {
@@ -31,6 +32,7 @@ export async function openKvStorage(path: string): Promise<Storage> {
     assignments: new KvAssignmentStore(kv),
     nonces: new KvNonceStore(kv),
     scores: new KvScoreStore(kv),
+    forecastHistory: new KvForecastHistoryStore(kv),
     ping: async () => {
       await kv.get(["meta", "ping"]);
     },

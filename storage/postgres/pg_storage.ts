@@ -14,6 +14,7 @@ import { PgAssignmentStore } from "./pg_assignment_store.ts";
 import { PgNonceStore } from "./pg_nonce_store.ts";
 import { PgKeyUsageStore } from "./pg_key_usage_store.ts";
 import { PgScoreStore } from "./pg_score_store.ts";
+import { PgForecastHistoryStore } from "./pg_forecast_history_store.ts";
 
 export interface PgStorageOptions {
   /** Connection pool size. */
@@ -43,6 +44,7 @@ export async function openPgStorage(url: string, options: PgStorageOptions = {})
     assignments: new PgAssignmentStore(sql),
     nonces: new PgNonceStore(sql),
     scores: new PgScoreStore(sql),
+    forecastHistory: new PgForecastHistoryStore(sql),
     ping: async () => {
       await sql`SELECT 1`;
     },
