@@ -27,6 +27,8 @@ import { type AskMiner, minerActorKind, minerAsker } from "../actors/agents/mod.
 import type { ConsumeNonce } from "../routes/middleware/miner_signature_auth.ts";
 import { createScoring, type ScoringWiring } from "./scoring.ts";
 import { createGateway, type GatewayWiring } from "./gateway.ts";
+import { createPredictions, type PredictionsWiring } from "./predictions.ts";
+import type { FreshRunRequester } from "../actors/predictions/mod.ts";
 
 /** A wired service instance: storage, actors, periodic jobs and the HTTP app. */
 export interface Service {
@@ -52,6 +54,8 @@ export interface Service {
   assignmentSync: AssignmentSyncJob;
   /** The LLM gateway's provider catalog and adapters (docs/gateway.md). */
   gateway: GatewayWiring;
+  /** The customer predictions' reader and forecast-history snapshot job. */
+  predictions: PredictionsWiring;
   /** Starts periodic jobs and housekeeping timers. */
   start(): void;
   /** Stops timers and jobs, drains mailboxes, closes storage. */
@@ -78,6 +82,8 @@ export interface ServiceOptions {
   consumeNonce?: ConsumeNonce;
   /** Where the provider catalog's `apiKeyEnv` variables are read (default: the process environment). */
   providerEnv?: Record<string, string>;
+  /** Queues the fresh runs of `POST /v1/predictions/query` (`requestFresh`). */
+  freshRuns?: FreshRunRequester;
 }
 
 /**
@@ -191,6 +197,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
     prices: prices.view,
     onSettlementContradicted: () => metrics.settlementContradicted("scoring"),
   });
+  const predictions = createPredictions(config, {
+    storage,
+    catalog: catalog.view,
+    leaderboard: scoring.leaderboard,
+  });
   const jobs: PeriodicJob[] = [
     catalog.ingestion,
     metagraph.sync,
@@ -200,6 +211,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     holdExpiryJob({ billing, askOrg, intervalMs: config.FGW_HOLD_EXPIRY_INTERVAL_MS, log }),
     prices.job,
     scoring.job,
+    predictions.snapshotJob,
   ];
   const timers: ReturnType<typeof setInterval>[] = [];
   const scheduler = new Scheduler({
@@ -249,6 +261,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     signatureGuard,
     validators,
     scoring: { leaderboard: scoring.leaderboard },
+    predictions: { reader: predictions.reader, freshRuns: options.freshRuns ?? null },
     gateway: { ...gateway, validatorDailyCapMicro: config.FGW_VALIDATOR_DAILY_CAP_MICRO },
   });
   return {
@@ -266,6 +279,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     signatureGuard,
     assignmentSync,
     gateway,
+    predictions,
     start() {
       const failed = (error: unknown) => {
         metrics.storageError("catalog_view");

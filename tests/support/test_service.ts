@@ -7,6 +7,7 @@ import { type Config, loadConfig } from "../../scripts/config.ts";
 import { createService, type Service } from "../../scripts/service.ts";
 import { openKvStorage } from "../../storage/kv/kv_storage.ts";
 import type { Storage } from "../../storage/storage.ts";
+import type { FreshRunRequester } from "../../actors/predictions/mod.ts";
 import type { ConsumeNonce } from "../../routes/middleware/miner_signature_auth.ts";
 
 /** Starts at 2026-11-20T12:00:00Z, the shipped snapshot's capture time. */
@@ -23,6 +24,8 @@ export interface TestServiceOptions {
   priceSource?: PriceSource;
   /** Where the provider catalog's `apiKeyEnv` variables are read (default: the process environment). */
   providerEnv?: Record<string, string>;
+  /** Queues fresh runs (`requestFresh`); default none. */
+  freshRuns?: FreshRunRequester;
 }
 
 export interface TestService extends Service {
@@ -48,6 +51,7 @@ export async function openTestService(options: TestServiceOptions = {}): Promise
     ...(options.consumeNonce ? { consumeNonce: options.consumeNonce } : {}),
     ...(options.priceSource ? { priceSource: options.priceSource } : {}),
     ...(options.providerEnv ? { providerEnv: options.providerEnv } : {}),
+    ...(options.freshRuns ? { freshRuns: options.freshRuns } : {}),
   });
   return {
     ...service,
