@@ -14,7 +14,7 @@ export interface ForecastPoint {
   market: Record<string, number>;
 }
 
-/** Keyset range of `listPoints`: `fromMs <= atMs < toMs`. */
+/** The range of `listPoints`: `fromMs <= atMs <= toMs`. */
 export interface PointRange {
   fromMs: number;
   toMs: number;

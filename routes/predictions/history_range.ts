@@ -18,7 +18,7 @@ function refuse(field: string, problem: string): ServiceError {
 }
 
 /**
- * The range `[fromMs, toMs)` of a history query: `to` defaults to now, `from` to 7 days before
+ * The range `[fromMs, toMs]` of a history query: `to` defaults to now, `from` to 7 days before
  * `to`. 400 naming `from` unless `from < to` and the range is at most the interval's maximum.
  */
 export function historyRange(query: HistoryQuery, nowMs: number): { fromMs: number; toMs: number } {

@@ -95,7 +95,7 @@ export const historyQuerySchema = z.strictObject({
     description: "Start (inclusive); default `to` − 7 days.",
   }),
   to: z.iso.datetime({ offset: true, error: "must be an ISO 8601 instant" }).optional().meta({
-    description: "End (exclusive); default now. At most 31 days after `from` for `1h`, 366 for `1d`.",
+    description: "End (inclusive); default now. At most 31 days after `from` for `1h`, 366 for `1d`.",
   }),
 });
 

@@ -56,7 +56,7 @@ export class KvForecastHistoryStore implements ForecastHistoryStore {
     const out: ForecastPoint[] = [];
     const selector = { start: pointKey(eventId, hourOf(fromMs)), end: pointKey(eventId, hourOf(toMs) + 1) };
     for await (const entry of this.#kv.list<ForecastPoint>(selector, { batchSize: 500 })) {
-      if (entry.value.atMs >= fromMs && entry.value.atMs < toMs) out.push(entry.value);
+      if (entry.value.atMs >= fromMs && entry.value.atMs <= toMs) out.push(entry.value);
     }
     return out;
   }

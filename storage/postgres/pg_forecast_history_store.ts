@@ -53,7 +53,7 @@ export class PgForecastHistoryStore implements ForecastHistoryStore {
     const rows = await this.#sql<PointRow[]>`
       SELECT event_id, at_ms, forecast, contributors, market FROM forecast_history
       WHERE event_id = ${eventId} AND hour_ms >= ${hourOf(fromMs)} AND hour_ms <= ${hourOf(toMs)}
-        AND at_ms >= ${fromMs} AND at_ms < ${toMs}
+        AND at_ms >= ${fromMs} AND at_ms <= ${toMs}
       ORDER BY hour_ms`;
     return rows.map((row) => ({
       eventId: row.event_id,

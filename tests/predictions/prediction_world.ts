@@ -46,7 +46,7 @@ export interface PredictionWorld {
  */
 export async function predictionWorld(
   storage: Storage,
-  options: { freshRuns?: FreshRunRequester } = {},
+  options: { freshRuns?: FreshRunRequester; env?: Record<string, string> } = {},
 ): Promise<PredictionWorld> {
   const events = [1, 2, 3, 4, 5].map((n) => openEvent(`polymarket-${n}`));
   await storePredictions(
@@ -73,7 +73,7 @@ export async function predictionWorld(
   const service = await openTestService({
     storage,
     clock: new ManualClock(NOW),
-    env: { FGW_ADMIN_TOKEN: ADMIN_TOKEN },
+    env: { FGW_ADMIN_TOKEN: ADMIN_TOKEN, ...options.env },
     ...(options.freshRuns ? { freshRuns: options.freshRuns } : {}),
   });
   await runJobOnce(service.scoring.job, { leases: storage.jobLeases, nowMs: NOW });

@@ -28,14 +28,15 @@ adapterTest("a point is stored once per event and UTC hour; a re-run writes noth
 });
 
 adapterTest(
-  "points are listed oldest first within [from, to) and keep a null forecast",
+  "points are listed oldest first within [from, to] and keep a null forecast",
   async ({ storage }) => {
     const history = storage.forecastHistory;
     const none: ForecastPoint = { ...point("ev-1", T0 + 3 * HOUR), forecast: null, contributors: 0 };
     await history.putPoints([point("ev-1", T0 + 2 * HOUR + 1), none, point("ev-1", T0), point("ev-9", T0)]);
-    const range = { fromMs: T0 + HOUR, toMs: T0 + 3 * HOUR + 1 };
+    const range = { fromMs: T0 + HOUR, toMs: T0 + 3 * HOUR };
     assert.deepEqual(await history.listPoints("ev-1", range), [point("ev-1", T0 + 2 * HOUR + 1), none]);
-    assert.deepEqual(await history.listPoints("ev-1", { fromMs: T0 + 1, toMs: T0 + 2 * HOUR + 1 }), []);
+    assert.deepEqual(await history.listPoints("ev-1", { fromMs: T0 + 1, toMs: T0 + 2 * HOUR }), []);
+    assert.deepEqual(await history.listPoints("ev-1", { fromMs: T0, toMs: T0 }), [point("ev-1", T0)]);
     assert.deepEqual(await history.listPoints("ev-404", range), []);
   },
 );
