@@ -3,7 +3,11 @@ import type { ApiKeyAccess } from "../middleware/api_key_auth.ts";
 import { defineRoute, jsonBody, jsonResponse, pathId } from "../http/openapi.ts";
 import { EventSchema } from "../catalog/events_api.ts";
 import { EVENT_ID } from "../http/path_ids.ts";
-import { instant } from "../scoring/_query_values.ts";
+
+const instant = z.string().meta({
+  description: "ISO 8601 UTC with milliseconds",
+  example: "2026-11-21T06:00:00.000Z",
+});
 
 /** Most event ids one query takes. */
 export const MAX_QUERY_IDS = 100;
