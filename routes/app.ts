@@ -35,6 +35,8 @@ import { scoredPredictionRoutes } from "./scoring/scored_predictions.ts";
 import type { AdapterRegistry, ProviderCatalog } from "../actors/gateway/mod.ts";
 import { gatewayRoutes } from "./gateway/gateway.ts";
 import { validatorGatewayRoutes } from "./gateway/validator_completions.ts";
+import type { FreshRunRequester, PredictionReader } from "../actors/predictions/mod.ts";
+import { predictionRoutes } from "./predictions/predictions.ts";
 
 /** What the routes need from the running service. */
 export interface AppDeps {
@@ -64,6 +66,11 @@ export interface AppDeps {
   validators: ValidatorDesk;
   /** The public scoring reads: the leaderboard view. */
   scoring: { leaderboard: LeaderboardView };
+  /**
+   * The customer predictions: the reader, and what queues fresh runs (null where none is wired:
+   * `requestFresh` then answers 503).
+   */
+  predictions: { reader: PredictionReader; freshRuns: FreshRunRequester };
   /** The LLM gateway's providers (loaded at start) and their adapters. */
   gateway: {
     catalog: ProviderCatalog;
@@ -137,6 +144,15 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     rememberSecrets: deps.http.rememberKeySecrets,
   });
   app.route("/v1/credits", creditRoutes({ access }));
+  app.route(
+    "/v1/predictions",
+    predictionRoutes({
+      ...deps.predictions,
+      keys: access,
+      history: deps.storage.forecastHistory,
+      clock: deps.clock,
+    }),
+  );
   app.route(
     "/v1/validators",
     validatorRoutes({ guard: deps.signatureGuard, desk: deps.validators, clock: deps.clock }),

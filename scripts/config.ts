@@ -121,6 +121,10 @@ export const configSchema = z.object({
   FGW_SCORING_INTERVAL_MS: intMs(300_000),
   /** Events one organisation may request fresh runs for per hour (docs/predictions.md "Fresh runs"). */
   FGW_FRESH_RUNS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(100),
+  /** How often the forecast history records each live event's consensus (one point per event and hour). */
+  FGW_PREDICTION_SNAPSHOT_MS: intMs(3_600_000),
+  /** Forecast history points older than this many days are purged. */
+  FGW_PREDICTION_HISTORY_DAYS: z.coerce.number().int().min(1).max(3_650).default(400),
 }).refine((c) => c.FGW_STORAGE !== "postgres" || c.DATABASE_URL !== undefined, {
   message: "DATABASE_URL is required when FGW_STORAGE=postgres",
   path: ["DATABASE_URL"],

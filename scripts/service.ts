@@ -27,7 +27,7 @@ import { type AskMiner, minerActorKind, minerAsker } from "../actors/agents/mod.
 import type { ConsumeNonce } from "../routes/middleware/miner_signature_auth.ts";
 import { createScoring, type ScoringWiring } from "./scoring.ts";
 import { createGateway, type GatewayWiring } from "./gateway.ts";
-import { FreshRunDesk } from "../actors/predictions/mod.ts";
+import { createPredictions, type PredictionsWiring } from "./predictions.ts";
 
 /** A wired service instance: storage, actors, periodic jobs and the HTTP app. */
 export interface Service {
@@ -53,8 +53,8 @@ export interface Service {
   assignmentSync: AssignmentSyncJob;
   /** The LLM gateway's provider catalog and adapters (docs/gateway.md). */
   gateway: GatewayWiring;
-  /** Queues customers' fresh runs (`requestFresh` of `POST /v1/predictions/query`). */
-  freshRuns: FreshRunDesk;
+  /** The customer predictions' reader and forecast-history snapshot job. */
+  predictions: PredictionsWiring;
   /** Starts periodic jobs and housekeeping timers. */
   start(): void;
   /** Stops timers and jobs, drains mailboxes, closes storage. */
@@ -170,17 +170,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
     clock,
     log,
   });
-  const freshRuns = new FreshRunDesk({
-    freshRuns: storage.freshRuns,
-    assignments: storage.assignments,
-    eligibility: { orgs, agents: storage.agents },
-    metagraph: metagraph.view,
-    catalog: catalog.view,
-    pool: catalog.routes.pool,
-    perOrgPerHour: config.FGW_FRESH_RUNS_PER_HOUR,
-    clock,
-    log,
-  });
   const askMiner = minerAsker(
     actors,
     actors.register(minerActorKind({
@@ -205,6 +194,15 @@ export async function createService(config: Config, options: ServiceOptions = {}
     prices: prices.view,
     onSettlementContradicted: () => metrics.settlementContradicted("scoring"),
   });
+  const predictions = createPredictions(config, {
+    storage,
+    catalog: catalog.view,
+    leaderboard: scoring.leaderboard,
+    metagraph: metagraph.view,
+    pool: catalog.routes.pool,
+    clock,
+    log,
+  });
   const jobs: PeriodicJob[] = [
     catalog.ingestion,
     metagraph.sync,
@@ -214,6 +212,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     holdExpiryJob({ billing, askOrg, intervalMs: config.FGW_HOLD_EXPIRY_INTERVAL_MS, log }),
     prices.job,
     scoring.job,
+    predictions.snapshotJob,
   ];
   const timers: ReturnType<typeof setInterval>[] = [];
   const scheduler = new Scheduler({
@@ -263,6 +262,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     signatureGuard,
     validators,
     scoring: { leaderboard: scoring.leaderboard },
+    predictions: { reader: predictions.reader, freshRuns: predictions.freshRuns },
     gateway: { ...gateway, validatorDailyCapMicro: config.FGW_VALIDATOR_DAILY_CAP_MICRO },
   });
   return {
@@ -280,7 +280,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     signatureGuard,
     assignmentSync,
     gateway,
-    freshRuns,
+    predictions,
     start() {
       const failed = (error: unknown) => {
         metrics.storageError("catalog_view");

@@ -115,3 +115,32 @@ export interface StoredPrediction extends AssignmentIdentity {
   /** Set once, by `markScored`. */
   scored: { scoredAtMs: number; resolvedAtMs: number; resolution: ScoredResolution } | null;
 }
+
+/**
+ * What the customer consensus reads of a stored prediction (a projection of `StoredPrediction`):
+ * who made it, when, its reported probabilities and the validity verdict stored at submission.
+ */
+export interface PredictionDigest {
+  agentPredictionId: string;
+  eventId: string;
+  minerHotkey: string;
+  minerUid: number;
+  /** The server's receipt time. */
+  predictedAtMs: number;
+  outcomeProbabilities: Record<string, number | null>;
+  /** `validation.isValid`. */
+  isValid: boolean;
+}
+
+/** The digest of a stored prediction. */
+export function digestOf(prediction: StoredPrediction): PredictionDigest {
+  return {
+    agentPredictionId: prediction.agentPredictionId,
+    eventId: prediction.eventId,
+    minerHotkey: prediction.minerHotkey,
+    minerUid: prediction.minerUid,
+    predictedAtMs: prediction.predictedAtMs,
+    outcomeProbabilities: prediction.reported.outcomeProbabilities,
+    isValid: prediction.validation.isValid,
+  };
+}

@@ -2,6 +2,7 @@ import type {
   Assignment,
   AssignmentTarget,
   Lease,
+  PredictionDigest,
   PredictionValidation,
   ReportedPrediction,
   ScoredResolution,
@@ -156,6 +157,11 @@ export interface AssignmentStore {
   getTrace(agentPredictionId: string): Promise<unknown | null>;
   /** Predictions of one event (for scoring), in `agentPredictionId` order. */
   listEventPredictions(eventId: string, options: ListEventOptions): Promise<StoredPrediction[]>;
+  /**
+   * The digests of every prediction of `eventIds` (distinct ids; unknown ones have none), in one
+   * storage call (PostgreSQL: one query), by `eventId`, then `agentPredictionId`.
+   */
+  eventDigests(eventIds: readonly string[]): Promise<PredictionDigest[]>;
   /** Scored predictions in the window, newest resolution first, then by `agentPredictionId`. */
   listScored(options: ListScoredOptions): Promise<StoredPrediction[]>;
   /** How many live (unexpired, unsubmitted) leases the validator holds now. */

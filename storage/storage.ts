@@ -4,6 +4,7 @@ import type { AssignmentStore } from "./assignment_store.ts";
 import type { BillingStore } from "./billing_store.ts";
 import type { EventStore } from "./event_store.ts";
 import type { FreshRunStore } from "./fresh_run_store.ts";
+import type { ForecastHistoryStore } from "./forecast_history_store.ts";
 import type { JobLeaseStore } from "./job_lease_store.ts";
 import type { MetagraphStore } from "./metagraph_store.ts";
 import type { NonceStore } from "./nonce_store.ts";
@@ -32,6 +33,8 @@ export interface Storage {
   readonly scores: ScoreStore;
   /** Customers' fresh-run reservations (docs/predictions.md "Fresh runs"). */
   readonly freshRuns: FreshRunStore;
+  /** The customer forecast history (points of the prediction snapshot job). */
+  readonly forecastHistory: ForecastHistoryStore;
   /** Throws when the storage cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -89,6 +89,7 @@ export class CatalogSnapshot {
   readonly size: number;
   readonly #items: readonly IndexedEvent[];
   readonly #sorted = new Map<SortBy, readonly IndexedEvent[]>();
+  #byId: Map<string, IndexedEvent> | undefined;
 
   constructor(id: string, computedAtMs: number, items: readonly IndexedEvent[]) {
     this.id = id;
@@ -108,6 +109,12 @@ export class CatalogSnapshot {
       this.#sorted.set(sortBy, list);
     }
     return list;
+  }
+
+  /** The event `id` of this snapshot (indexed once per snapshot, on first use). */
+  byId(id: string): IndexedEvent | undefined {
+    this.#byId ??= new Map(this.#items.map((item) => [item.event.id, item]));
+    return this.#byId.get(id);
   }
 
   /** Index of the first event listed strictly after `position` in `sortBy` order. */

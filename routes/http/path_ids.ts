@@ -12,3 +12,9 @@ export const orgIdParam = pathId((value) => ORG_ID.test(value), "Organisation no
   description: "The organisation's id (`org_…`).",
   pattern: ORG_ID.source,
 });
+
+/**
+ * Every event id the catalog makes (`<source>-<sourceMarketId>`, e.g. `polymarket-516710`) fits;
+ * anything else names no event.
+ */
+export const EVENT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;

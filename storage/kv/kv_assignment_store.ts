@@ -1,5 +1,11 @@
 import { StoreRefusal } from "../store_refusal.ts";
-import type { Assignment, AssignmentTarget, StoredPrediction } from "../assignment_record.ts";
+import {
+  type Assignment,
+  type AssignmentTarget,
+  digestOf,
+  type PredictionDigest,
+  type StoredPrediction,
+} from "../assignment_record.ts";
 import type {
   AssignmentStore,
   ClaimOptions,
@@ -95,6 +101,20 @@ export class KvAssignmentStore implements AssignmentStore {
     const out: StoredPrediction[] = [];
     for await (const entry of this.#kv.list<StoredPrediction>(selector, { limit })) out.push(entry.value);
     return out;
+  }
+
+  /** One prefix listing per event (Deno KV has no multi-prefix read), all in flight at once. */
+  async eventDigests(eventIds: readonly string[]): Promise<PredictionDigest[]> {
+    const sorted = [...new Set(eventIds)].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+    const perEvent = await Promise.all(sorted.map(async (eventId) => {
+      const out: PredictionDigest[] = [];
+      const entries = this.#kv.list<StoredPrediction>({ prefix: ["pred_event", eventId] }, {
+        batchSize: 500,
+      });
+      for await (const entry of entries) out.push(digestOf(entry.value));
+      return out;
+    }));
+    return perEvent.flat();
   }
 
   async listScored(options: ListScoredOptions): Promise<StoredPrediction[]> {

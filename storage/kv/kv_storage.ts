@@ -13,6 +13,7 @@ import { KvNonceStore } from "./kv_nonce_store.ts";
 import { KvKeyUsageStore } from "./kv_key_usage_store.ts";
 import { KvScoreStore } from "./kv_score_store.ts";
 import { KvFreshRunStore } from "./kv_fresh_run_store.ts";
+import { KvForecastHistoryStore } from "./kv_forecast_history_store.ts";
 
 /** Opens the Deno KV adapter at `path` (a file, or ":memory:"). */
 export async function openKvStorage(path: string): Promise<Storage> {
@@ -33,6 +34,7 @@ export async function openKvStorage(path: string): Promise<Storage> {
     nonces: new KvNonceStore(kv),
     scores: new KvScoreStore(kv),
     freshRuns: new KvFreshRunStore(kv),
+    forecastHistory: new KvForecastHistoryStore(kv),
     ping: async () => {
       await kv.get(["meta", "ping"]);
     },

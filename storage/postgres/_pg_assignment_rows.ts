@@ -3,6 +3,7 @@ import type {
   Assignment,
   AssignmentStatus,
   Lease,
+  PredictionDigest,
   PredictionValidation,
   ReportedPrediction,
   ScoredResolution,
@@ -110,6 +111,29 @@ export function toPrediction(row: PredictionRow): StoredPrediction {
     reported: row.reported,
     validation: row.validation,
     scored,
+  };
+}
+
+/** The columns `eventDigests` selects of a `predictions` row. */
+export interface DigestRow {
+  event_id: string;
+  agent_prediction_id: string;
+  miner_hotkey: string;
+  miner_uid: number;
+  predicted_at_ms: bigint;
+  outcome_probabilities: Record<string, number | null>;
+  is_valid: boolean;
+}
+
+export function toDigest(row: DigestRow): PredictionDigest {
+  return {
+    agentPredictionId: row.agent_prediction_id,
+    eventId: row.event_id,
+    minerHotkey: row.miner_hotkey,
+    minerUid: row.miner_uid,
+    predictedAtMs: Number(row.predicted_at_ms),
+    outcomeProbabilities: row.outcome_probabilities,
+    isValid: row.is_valid,
   };
 }
 

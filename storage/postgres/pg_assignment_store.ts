@@ -1,6 +1,12 @@
 import type { Sql } from "postgres";
 import { StoreRefusal } from "../store_refusal.ts";
-import type { Assignment, AssignmentTarget, Lease, StoredPrediction } from "../assignment_record.ts";
+import type {
+  Assignment,
+  AssignmentTarget,
+  Lease,
+  PredictionDigest,
+  StoredPrediction,
+} from "../assignment_record.ts";
 import type {
   AssignmentStore,
   ClaimOptions,
@@ -18,9 +24,11 @@ import type { EventRecord } from "../event_record.ts";
 import {
   ASSIGNMENT_COLUMNS,
   type AssignmentRow,
+  type DigestRow,
   jsonParam,
   type PredictionRow,
   toAssignment,
+  toDigest,
   toPrediction,
 } from "./_pg_assignment_rows.ts";
 import { ensureAssignments, retireAssignments } from "./_pg_assignment_queue.ts";
@@ -172,6 +180,17 @@ export class PgAssignmentStore implements AssignmentStore {
       SELECT * FROM predictions WHERE event_id = ${eventId} AND agent_prediction_id > ${after ?? ""}
       ORDER BY agent_prediction_id LIMIT ${limit}`;
     return rows.map(toPrediction);
+  }
+
+  async eventDigests(eventIds: readonly string[]): Promise<PredictionDigest[]> {
+    if (eventIds.length === 0) return [];
+    const rows = await this.#sql<DigestRow[]>`
+      SELECT event_id, agent_prediction_id, miner_hotkey, miner_uid, predicted_at_ms,
+        reported -> 'outcomeProbabilities' AS outcome_probabilities,
+        (validation ->> 'isValid')::boolean AS is_valid
+      FROM predictions WHERE event_id = ANY(${[...eventIds]}::text[])
+      ORDER BY event_id, agent_prediction_id`;
+    return rows.map(toDigest);
   }
 
   async listScored(options: ListScoredOptions): Promise<StoredPrediction[]> {

@@ -15,6 +15,7 @@ import { PgNonceStore } from "./pg_nonce_store.ts";
 import { PgKeyUsageStore } from "./pg_key_usage_store.ts";
 import { PgScoreStore } from "./pg_score_store.ts";
 import { PgFreshRunStore } from "./pg_fresh_run_store.ts";
+import { PgForecastHistoryStore } from "./pg_forecast_history_store.ts";
 
 export interface PgStorageOptions {
   /** Connection pool size. */
@@ -45,6 +46,7 @@ export async function openPgStorage(url: string, options: PgStorageOptions = {})
     nonces: new PgNonceStore(sql),
     scores: new PgScoreStore(sql),
     freshRuns: new PgFreshRunStore(sql),
+    forecastHistory: new PgForecastHistoryStore(sql),
     ping: async () => {
       await sql`SELECT 1`;
     },

@@ -11,6 +11,7 @@ const VALID_BODIES: Record<string, unknown> = {
   "post /admin/v1/orgs/{orgId}/miners": { hotkey: HOTKEY_A },
   "post /admin/v1/orgs/{orgId}/keys": { name: "ci", scopes: ["billing:read"], rateLimitRpm: 5 },
   "post /v1/agents/submit-agent": { code: agentCode(), name: "sample" },
+  "post /v1/predictions/query": { eventIds: ["polymarket-1"] },
   "post /v1/gateway/completions": {
     provider: "echo",
     model: "echo-1",

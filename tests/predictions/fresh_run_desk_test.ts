@@ -55,7 +55,7 @@ Deno.test("requestFresh queues the next round for every eligible miner on pool e
     await putEvents(loop.service.storage, [far, done], nowMs);
     await loop.sync();
     const [e0, e1, e2] = loop.events.map((event) => event.id) as [string, string, string];
-    const desk = loop.service.freshRuns;
+    const desk = loop.service.predictions.freshRuns;
 
     assert.deepEqual(summary(await desk.request("org_a", [e1, far.id, e0, done.id])), [
       [e1, "queued:1"],
@@ -82,7 +82,7 @@ Deno.test("without an eligible miner's agent nothing is queued (and nothing rese
   const loop = await openLoop({ validators: [VALIDATOR], miners: 0, events: 2 });
   try {
     const [e0] = loop.events.map((event) => event.id) as [string];
-    const desk = loop.service.freshRuns;
+    const desk = loop.service.predictions.freshRuns;
     assert.deepEqual(summary(await desk.request("org_a", [e0, "unknown"])), [
       [e0, "refused:no_eligible_agents"],
       ["unknown", "refused:not_in_pool"],
@@ -115,7 +115,7 @@ Deno.test("an organisation queues at most FGW_FRESH_RUNS_PER_HOUR events per hou
   });
   try {
     const [e0, e1, e2, e3] = loop.events.map((event) => event.id) as [string, string, string, string];
-    const desk = loop.service.freshRuns;
+    const desk = loop.service.predictions.freshRuns;
     assert.deepEqual(summary(await desk.request("org_b", [e0])), [[e0, "queued:1"]]);
     assert.deepEqual(summary(await desk.request("org_a", ["unknown", e0, e1, e2, e3])), [
       ["unknown", "refused:not_in_pool"],
@@ -163,7 +163,7 @@ adapterTest(
       const ids = two.loop.events.map((event) => event.id);
       const replies = await Promise.all(Array.from({ length: 12 }, (_, index) => {
         const order = index % 2 ? ids.toReversed() : ids;
-        return (index % 3 ? two.a : two.b).freshRuns.request(`org_${index}`, order);
+        return (index % 3 ? two.a : two.b).predictions.freshRuns.request(`org_${index}`, order);
       }));
       for (const id of ids) {
         const outcomes = replies.map((reply) => summary(new Map([[id, reply.get(id)!]]))[0]![1]);
@@ -189,7 +189,10 @@ adapterTest(
         Array.from(
           { length: 10 },
           (_, index) =>
-            (index % 2 ? two.a : two.b).freshRuns.request("org_a", ids.slice(2 * index, 2 * index + 2)),
+            (index % 2 ? two.a : two.b).predictions.freshRuns.request(
+              "org_a",
+              ids.slice(2 * index, 2 * index + 2),
+            ),
         ),
       );
       const queued = replies.flatMap((reply) => [...reply].filter(([, o]) => o.status === "queued"));

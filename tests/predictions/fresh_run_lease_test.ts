@@ -10,6 +10,7 @@ import { LeaseReplySchema } from "../../routes/validators/validators_api.ts";
 import { adapterTest } from "../support/adapters.ts";
 import type { TestService } from "../support/test_service.ts";
 import { openLoop, signedInit, submissionFor, testSigner } from "../support/validator_loop.ts";
+import { createOrg, issueKey } from "../support/access.ts";
 
 const LEASE = "/v1/validators/agent-and-event";
 const SUBMIT = "/v1/validators/prediction";
@@ -25,6 +26,19 @@ async function lease(service: TestService) {
   const { assignment } = LeaseReplySchema.parse(body);
   assert.ok(assignment, "something to lease");
   return assignment;
+}
+
+/** `POST /v1/predictions/query` with `requestFresh` for one event; its item's `freshRun`. */
+async function requestFresh(service: TestService, apiKey: string, eventId: string): Promise<unknown> {
+  const response = await service.request("/v1/predictions/query", {
+    method: "POST",
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ eventIds: [eventId], requestFresh: true }),
+  });
+  const body = await response.json();
+  assert.equal(response.status, 200, JSON.stringify(body));
+  assert.equal(body.items.length, 1);
+  return body.items[0].freshRun;
 }
 
 adapterTest(
@@ -44,8 +58,9 @@ adapterTest(
       const ordinary = await lease(service);
       assert.equal(ordinary.event.id, soonest.id, "ordinary work: the soonest-ending event first");
 
-      const outcomes = await service.freshRuns.request(loop.orgId, [latest.id]);
-      assert.deepEqual(outcomes.get(latest.id), { status: "queued", round: 1 });
+      const customer = await createOrg(service.request, "Customer");
+      const { apiKey } = await issueKey(service.request, customer, { scopes: ["predictions:write"] });
+      assert.deepEqual(await requestFresh(service, apiKey, latest.id), { status: "queued", round: 1 });
 
       const fresh = [await lease(service), await lease(service), await lease(service)];
       assert.deepEqual(
@@ -77,8 +92,10 @@ adapterTest(
       );
       assert.equal(next.event.id, soonest.id, "then ordinary work again");
 
-      const again = await service.freshRuns.request(loop.orgId, [latest.id]);
-      assert.deepEqual(again.get(latest.id), { status: "already_queued", round: 1 });
+      assert.deepEqual(await requestFresh(service, apiKey, latest.id), {
+        status: "already_queued",
+        round: 1,
+      });
       assert.equal(await service.storage.assignments.latestRound(latest.id), 1, "no new round");
       const after = await lease(service);
       assert.equal(after.event.id, soonest.id, "nothing fresh left to lease");

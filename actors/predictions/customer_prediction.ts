@@ -1,0 +1,70 @@
+/**
+ * The customer prediction of one event (DESIGN §6 "Customer predictions"): the event's fields, its
+ * market prices and the consensus of the registered miners. Pure: the caller reads the inputs.
+ */
+import { isoAt } from "../kernel/mod.ts";
+import type { EventRecord, Outcome, Resolution } from "../../storage/event_record.ts";
+import type { PredictionDigest } from "../../storage/assignment_record.ts";
+import {
+  type ConsensusForecast,
+  type ConsensusMiner,
+  type ConsensusMinerRow,
+  scoreWeightedConsensus,
+} from "./consensus.ts";
+
+export interface CustomerPrediction {
+  eventId: string;
+  question: string;
+  outcomes: Outcome[];
+  resolution: Resolution;
+  /** The event's current prices and when the market source last showed them (`lastSeenAt`). */
+  market: { outcomePrices: Record<string, number>; at: string };
+  forecast: ConsensusForecast | null;
+  miners: ConsensusMinerRow[];
+}
+
+/** The current (hotkey, uid) registrations with their scores, and when the scores were computed. */
+export interface ScoredMiners {
+  miners: readonly ConsensusMiner[];
+  /** The score table's computedAt (ISO 8601). */
+  computedAt: string;
+}
+
+/** True once the event has settled (resolved or voided): miner rows then show their probabilities. */
+export function isSettled(event: EventRecord): boolean {
+  return event.resolution.resolutionStatus !== "unresolved";
+}
+
+/** The consensus of `event` over `digests` (its stored predictions) and the scored miners. */
+export function consensusOf(event: EventRecord, digests: readonly PredictionDigest[], scored: ScoredMiners) {
+  return scoreWeightedConsensus({
+    outcomeIds: event.outcomes.map((outcome) => outcome.outcomeId),
+    predictions: digests.map((digest) => ({
+      agentPredictionId: digest.agentPredictionId,
+      minerHotkey: digest.minerHotkey,
+      minerUid: digest.minerUid,
+      predictedAt: isoAt(digest.predictedAtMs),
+      outcomeProbabilities: digest.outcomeProbabilities,
+      isValid: digest.isValid,
+    })),
+    miners: scored.miners,
+  }, { showMinerProbabilities: isSettled(event), scoresComputedAt: scored.computedAt });
+}
+
+/** The DESIGN §6 shape of `event`'s customer prediction. */
+export function customerPrediction(
+  event: EventRecord,
+  digests: readonly PredictionDigest[],
+  scored: ScoredMiners,
+): CustomerPrediction {
+  const { forecast, miners } = consensusOf(event, digests, scored);
+  return {
+    eventId: event.id,
+    question: event.question,
+    outcomes: event.outcomes,
+    resolution: event.resolution,
+    market: { outcomePrices: event.currentOutcomePrices, at: event.lastSeenAt },
+    forecast,
+    miners,
+  };
+}

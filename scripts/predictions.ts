@@ -1,0 +1,60 @@
+import { type CatalogView } from "../actors/catalog/mod.ts";
+import { FreshRunDesk, PredictionReader, PredictionSnapshotJob } from "../actors/predictions/mod.ts";
+import type { Clock, Logger } from "../actors/kernel/mod.ts";
+import type { MetagraphView } from "../actors/validators/mod.ts";
+import type { PoolRules } from "../actors/catalog/mod.ts";
+import type { LeaderboardView } from "../actors/scoring/mod.ts";
+import type { Storage } from "../storage/storage.ts";
+import type { Config } from "./config.ts";
+
+/** The customer predictions of one instance: the reader the endpoints use, the fresh-run queue and the snapshot job. */
+export interface PredictionsWiring {
+  reader: PredictionReader;
+  /** Queues customers' fresh runs (`requestFresh` of `POST /v1/predictions/query`). */
+  freshRuns: FreshRunDesk;
+  snapshotJob: PredictionSnapshotJob;
+}
+
+export interface PredictionsDeps {
+  storage: Storage;
+  /** This instance's catalog view and leaderboard view. */
+  catalog: CatalogView;
+  leaderboard: LeaderboardView;
+  metagraph: MetagraphView;
+  /** The assignment pool's rules (the assignment sync's). */
+  pool: PoolRules;
+  clock: Clock;
+  log: Logger;
+}
+
+/**
+ * Wires customer predictions from config (`FGW_PREDICTION_SNAPSHOT_MS`, `FGW_PREDICTION_HISTORY_DAYS`,
+ * `FGW_FRESH_RUNS_PER_HOUR`).
+ */
+export function createPredictions(config: Config, deps: PredictionsDeps): PredictionsWiring {
+  const reader = new PredictionReader({
+    catalog: deps.catalog,
+    assignments: deps.storage.assignments,
+    leaderboard: deps.leaderboard,
+  });
+  const snapshotJob = new PredictionSnapshotJob({
+    catalog: deps.catalog,
+    predictionsOf: (events) => reader.predictionsOf(events),
+    history: deps.storage.forecastHistory,
+    intervalMs: config.FGW_PREDICTION_SNAPSHOT_MS,
+    retentionDays: config.FGW_PREDICTION_HISTORY_DAYS,
+  });
+  const { storage, clock, log } = deps;
+  const freshRuns = new FreshRunDesk({
+    freshRuns: storage.freshRuns,
+    assignments: storage.assignments,
+    eligibility: { orgs: storage.orgs, agents: storage.agents },
+    metagraph: deps.metagraph,
+    catalog: deps.catalog,
+    pool: deps.pool,
+    perOrgPerHour: config.FGW_FRESH_RUNS_PER_HOUR,
+    clock,
+    log,
+  });
+  return { reader, freshRuns, snapshotJob };
+}
