@@ -13,13 +13,8 @@ import { apiKeyActorKind, keyUsageCounter, rateLimitPurgeJob } from "../actors/k
 import { type AskOrg, orgActorKind, orgAsker } from "../actors/billing/mod.ts";
 import { holdExpiryJob } from "../actors/billing/mod.ts";
 import type { MetagraphSource } from "../actors/validators/mod.ts";
-import {
-  AssignmentSyncJob,
-  loadSr25519Verify,
-  noncePurgeJob,
-  SignatureGuard,
-  ValidatorDesk,
-} from "../actors/validators/mod.ts";
+import { type AssignmentSyncJob, noncePurgeJob, type SignatureGuard } from "../actors/validators/mod.ts";
+import { createValidatorLoop } from "./validator_loop.ts";
 import { createMetagraph, type Metagraph } from "./metagraph.ts";
 import type { PriceSource, PriceView } from "../actors/prices/mod.ts";
 import { createPrices } from "./prices.ts";
@@ -134,39 +129,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
     onRefreshError: () => metrics.storageError("prices_view"),
     ...(options.priceSource ? { source: options.priceSource } : {}),
   });
-  const signatureGuard = new SignatureGuard({
-    view: metagraph.view,
-    nonces: storage.nonces,
-    orgs,
-    clock,
-    verify: await loadSr25519Verify({ log }),
-    settings: {
-      windowMs: config.FGW_SIG_WINDOW_MS,
-      minStakeRao: config.FGW_VALIDATOR_MIN_STAKE_RAO,
-      validatorRpm: config.FGW_VALIDATOR_RPM,
-    },
-  });
-  const validators = new ValidatorDesk({
-    assignments: storage.assignments,
-    agents: storage.agents,
-    events: storage.events,
-    clock,
-    settings: {
-      leaseMs: config.FGW_LEASE_MS,
-      graceMs: config.FGW_LEASE_GRACE_MS,
-      maxLeases: config.FGW_VALIDATOR_MAX_LEASES,
-    },
-  });
-  const assignmentSync = new AssignmentSyncJob({
-    assignments: storage.assignments,
-    orgs,
-    agents: storage.agents,
+  const { signatureGuard, validators, assignmentSync, verify } = await createValidatorLoop(config, {
+    storage,
     metagraph: metagraph.view,
-    metagraphStore: storage.metagraph,
-    netuid: config.FGW_NETUID,
     catalog: catalog.view,
     pool: catalog.routes.pool,
-    intervalMs: config.FGW_ASSIGNMENT_SYNC_MS,
     clock,
     log,
   });
@@ -181,7 +148,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     })),
   );
   const signatures = {
-    verify: await loadSr25519Verify({ log }),
+    verify,
     windowMs: config.FGW_SIG_WINDOW_MS,
     consumeNonce: options.consumeNonce ??
       ((hotkey: string, nonce: string) => signatureGuard.consumeNonce(hotkey, nonce)),
