@@ -15,9 +15,8 @@ import {
   BASE,
   DAY,
   HOUR,
-  openEvent,
   registerMiners,
-  resolve,
+  storeFiveResolvedEvents,
   storePredictions,
   syncMetagraph,
 } from "../scoring/job_fixtures.ts";
@@ -47,16 +46,7 @@ export async function predictionWorld(
   storage: Storage,
   options: { env?: Record<string, string> } = {},
 ): Promise<PredictionWorld> {
-  const events = [1, 2, 3, 4, 5].map((n) => openEvent(`polymarket-${n}`));
-  await storePredictions(
-    storage,
-    events,
-    events.flatMap((event) => [
-      { event, uid: 0, pYes: 0.7 },
-      { event, uid: 1, pYes: 0.5, outcome: "yes" as const },
-    ]),
-  );
-  for (const event of events) await resolve(storage, event, BASE + 50 * HOUR, BASE + 50 * HOUR);
+  await storeFiveResolvedEvents(storage);
   const open = eventRecord(OPEN_ID, BASE, { endsInHours: 200 });
   await storePredictions(storage, [open], [
     { event: open, uid: 0, pYes: 0.2, receivedAtMs: BASE + HOUR },

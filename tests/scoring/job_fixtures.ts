@@ -173,3 +173,22 @@ export async function registerMiners(
     );
   }
 }
+
+/**
+ * Five events (polymarket-1..5) resolved together at `resolvedAtMs` ("yes" won, market 0.4): uid 0
+ * said 0.7 and uid 1 0.5 on each, so their edges are 0.27 and 0.11, rho 5/15, scores 0.09 and
+ * 0.036667 (tests/scoring/leaderboard_test.ts works them out).
+ */
+export async function storeFiveResolvedEvents(storage: Storage, resolvedAtMs = BASE + 50 * HOUR) {
+  const events = [1, 2, 3, 4, 5].map((n) => openEvent(`polymarket-${n}`));
+  await storePredictions(
+    storage,
+    events,
+    events.flatMap((event) => [
+      { event, uid: 0, pYes: 0.7 },
+      { event, uid: 1, pYes: 0.5, outcome: "yes" as const },
+    ]),
+  );
+  for (const event of events) await resolve(storage, event, resolvedAtMs, resolvedAtMs);
+  return events;
+}

@@ -9,12 +9,9 @@ import { openTestService, type TestService } from "../support/test_service.ts";
 import {
   BASE,
   DAY,
-  HOUR,
-  openEvent,
   recordPrices,
   registerMiners,
-  resolve,
-  storePredictions,
+  storeFiveResolvedEvents,
   syncMetagraph,
 } from "./job_fixtures.ts";
 
@@ -28,16 +25,7 @@ const PRICES = { taoUsd: 400, alphaTao: 0.01, minerAlphaPerDay: 2952 };
  * forecasting miner (no organisation). Metagraph first seen 10 days before, synced again now.
  */
 async function scoredWorld(storage: Storage, env: Record<string, string> = {}): Promise<TestService> {
-  const events = [1, 2, 3, 4, 5].map((n) => openEvent(`polymarket-${n}`));
-  await storePredictions(
-    storage,
-    events,
-    events.flatMap((event) => [
-      { event, uid: 0, pYes: 0.7 },
-      { event, uid: 1, pYes: 0.5, outcome: "yes" as const },
-    ]),
-  );
-  for (const event of events) await resolve(storage, event, BASE + 50 * HOUR, BASE + 50 * HOUR);
+  await storeFiveResolvedEvents(storage);
   await syncMetagraph(storage, [0, 1, 2, 3], { syncedAtMs: FIRST_SEEN });
   await syncMetagraph(storage, [0, 1, 2, 3], { syncedAtMs: NOW });
   await registerMiners(storage, "org-a", [minerHotkey(0), minerHotkey(2)]);

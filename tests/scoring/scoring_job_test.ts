@@ -16,6 +16,7 @@ import {
   openEvent,
   resolve,
   scoringJob,
+  storeFiveResolvedEvents,
   storePredictions,
   syncMetagraph,
   yes,
@@ -191,16 +192,7 @@ adapterTest(
 adapterTest(
   "a miner past the gates gets rho × edge, as the scorer computes it from the same rows",
   async ({ storage }) => {
-    const events = [1, 2, 3, 4, 5].map((n) => openEvent(`polymarket-${n}`));
-    await storePredictions(
-      storage,
-      events,
-      events.flatMap((event) => [
-        { event, uid: 0, pYes: 0.7 },
-        { event, uid: 1, pYes: 0.5, outcome: "yes" as const },
-      ]),
-    );
-    for (const event of events) await resolve(storage, event, RESOLVED_AT, RESOLVED_AT);
+    const events = await storeFiveResolvedEvents(storage, RESOLVED_AT);
     await syncMetagraph(storage, [0, 1], { syncedAtMs: FIRST_SEEN });
     const nowMs = BASE + 3 * DAY;
     await runJobOnce(scoringJob(storage), { leases: storage.jobLeases, nowMs });
