@@ -30,7 +30,7 @@ const DEFAULT_LIMIT = 20;
 export class FakeGamma {
   readonly url: string;
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
-  readonly #markets: readonly RawGammaMarket[];
+  #markets: readonly RawGammaMarket[];
   readonly #maxLimit: number;
   readonly #failures: FakeGammaFailure[] = [];
   readonly #filtered = new Map<string, readonly RawGammaMarket[]>();
@@ -55,6 +55,12 @@ export class FakeGamma {
   /** The query string of every request, in order. */
   get queries(): readonly URLSearchParams[] {
     return this.#queries;
+  }
+
+  /** Serves `markets` from now on (a market closing, resolving, being disputed …). */
+  setMarkets(markets: readonly RawGammaMarket[]): void {
+    this.#markets = markets;
+    this.#filtered.clear();
   }
 
   /** The next `count` requests fail this way (after any failures already queued). */

@@ -10,6 +10,7 @@ import {
   signerFromSecretHex,
   signRequest,
 } from "../../actors/validators/mod.ts";
+import type { MarketSource } from "../../actors/catalog/mod.ts";
 import type { EventRecord } from "../../storage/event_record.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { ADMIN_TOKEN, adminInit, createOrg, type Requester } from "./access.ts";
@@ -135,6 +136,8 @@ export interface LoopOptions {
   storage?: Storage;
   /** Where a provider catalog's `apiKeyEnv` variables are read (`FGW_PROVIDERS_FILE` in `env`). */
   providerEnv?: Record<string, string>;
+  /** The catalog's market source (e.g. a Gamma source on a fake Gamma server). */
+  marketSource?: MarketSource;
 }
 
 /** A service whose loop is ready to lease: metagraph synced, miners registered with agents, events in the pool, assignments synced. */
@@ -163,6 +166,7 @@ export async function openLoop(options: LoopOptions): Promise<Loop> {
     metagraphSource: source,
     ...(options.storage ? { storage: options.storage } : {}),
     ...(options.providerEnv ? { providerEnv: options.providerEnv } : {}),
+    ...(options.marketSource ? { marketSource: options.marketSource } : {}),
   });
   const nowMs = service.clock.now();
   const events = poolEvents(options.events, nowMs);
