@@ -1,0 +1,264 @@
+/**
+ * Benchmark (`deno task bench:scoring`): scoring 1,000,000 predictions over 20,000 events and 256
+ * miners, with time and peak RSS, each part in its own process so each peak is its own:
+ *
+ * 1. `pure`: scorer v1 (`scoreV1`) over the whole world as one scorer input, as
+ *    `deno task score FILE` would (the input built in memory; its build time is shown apart).
+ * 2. `job`: the scoring job's first run on PostgreSQL over the same world seeded in a scratch
+ *    database (every event newly resolved: all predictions scored and marked, then the score
+ *    table), then `GET /v1/leaderboard` and the default `GET /v1/events/scored` under wrk beside
+ *    a minimal Hono ceiling serving the same bytes (as `bench:events`).
+ *
+ * Peak RSS is `Deno.memoryUsage().rss` sampled every 10 ms and the kernel's high-water mark
+ * (`VmHWM`), which also sees synchronous stretches the sampler cannot. Targets: under 30 s and
+ * 1 GB each; the routes at least 70 % of the ceiling.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test deno task bench:scoring
+ *   BENCH_EVENTS=2000 …  (a tenth of the world; BENCH_SECONDS, BENCH_ROUNDS for the HTTP part)
+ */
+import postgres from "postgres";
+import { Hono } from "hono";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
+import { silentLogger } from "../actors/kernel/mod.ts";
+import { scoreV1 } from "../actors/scoring/mod.ts";
+import { signerFromSecretHex } from "../actors/validators/mod.ts";
+import { encodePriceRecord, PRICES_SETTING } from "../actors/prices/mod.ts";
+import type { PeriodicJob } from "../actors/runtime/mod.ts";
+import type { Storage } from "../storage/storage.ts";
+import { loadConfig } from "./config.ts";
+import { createService } from "./service.ts";
+import { withScratchDatabase } from "./scratch_database.ts";
+import { ensureWrk, type LoadResult, loadTest, pinServerCpu, printTable } from "./bench_load.ts";
+import { scorerWorld, seedDatabase, type WorldSize } from "./_bench_scoring_world.ts";
+
+const SIZE: WorldSize = {
+  events: Number(Deno.env.get("BENCH_EVENTS") ?? 20_000),
+  miners: 256,
+  perEvent: 50,
+};
+const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
+const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 3);
+const INTERVAL_MS = 300_000;
+
+/** Peak RSS: the largest sampled `rss` and the kernel's high-water mark. */
+class PeakRss {
+  #max = 0;
+  readonly #timer = setInterval(() => this.sample(), 10);
+
+  sample(): void {
+    this.#max = Math.max(this.#max, Deno.memoryUsage().rss);
+  }
+
+  async stop(): Promise<{ sampledMb: number; hwmMb: number }> {
+    clearInterval(this.#timer);
+    this.sample();
+    const status = await Deno.readTextFile("/proc/self/status").catch(() => "");
+    const hwmKb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+    return { sampledMb: this.#max / 2 ** 20, hwmMb: hwmKb / 1024 };
+  }
+}
+
+function hotkeys(): string[] {
+  return Array.from(
+    { length: SIZE.miners },
+    (_, uid) => signerFromSecretHex(bytesToHex(sha256(utf8ToBytes(`bench-miner:${uid}`)))).hotkey,
+  );
+}
+
+async function pure(): Promise<void> {
+  const nowMs = Date.now();
+  const peak = new PeakRss();
+  const built = performance.now();
+  const input = scorerWorld(SIZE, hotkeys(), nowMs, Math.floor(nowMs / INTERVAL_MS) * INTERVAL_MS);
+  const start = performance.now();
+  const output = scoreV1(input);
+  const end = performance.now();
+  const rss = await peak.stop();
+  const passing = Object.values(output.miners).filter((m) => m.scoring.gate === "pass").length;
+  console.log(JSON.stringify({
+    phase: "pure",
+    buildMs: start - built,
+    scoreMs: end - start,
+    ...rss,
+    check:
+      `${Object.keys(output.predictions).length} predictions, ${Object.keys(output.events).length} events, ` +
+      `${passing} miners passing`,
+  }));
+}
+
+/** Runs `job` once under a fresh grant of its lease, as the scheduler would. */
+async function runOnce(storage: Storage, job: PeriodicJob, nowMs: number): Promise<void> {
+  const lease = await storage.jobLeases.tryAcquire(job.name, { holder: "bench", ttlMs: 600_000 });
+  if (!lease) throw new Error(`The lease of ${job.name} is held elsewhere`);
+  const fence = { job: job.name, token: lease.token };
+  try {
+    await job.run(nowMs, { signal: new AbortController().signal, fence });
+  } finally {
+    await storage.jobLeases.release(job.name, fence);
+  }
+}
+
+async function registrations(storage: Storage, keys: readonly string[], nowMs: number): Promise<void> {
+  const lease = await storage.jobLeases.tryAcquire("metagraph-sync", { holder: "bench", ttlMs: 60_000 });
+  const fence = { job: "metagraph-sync", token: lease!.token };
+  const neurons = keys.map((hotkey, uid) => ({
+    uid,
+    hotkey,
+    coldkey: hotkey,
+    active: true,
+    validatorPermit: false,
+    stakeRao: 0n,
+    emissionRao: BigInt(uid) * 1_000_000n,
+    incentive: uid / 65_535,
+    consensus: 0,
+    trust: 0,
+    validatorTrust: 0,
+    dividends: 0,
+    lastUpdate: 1,
+  }));
+  await storage.metagraph.putFenced({ netuid: 41, block: 1, neurons }, { syncedAtMs: nowMs, fence });
+  await storage.jobLeases.release("metagraph-sync", fence);
+  await storage.orgs.create({ id: "org_bench", name: "bench", createdAtMs: nowMs });
+  for (const hotkey of keys) {
+    await storage.orgs.registerMiner("org_bench", hotkey, { atMs: nowMs, makeDefault: false });
+  }
+  const prices = {
+    taoUsd: 412.5,
+    alphaTao: 0.0095315,
+    minerAlphaPerDay: 2952,
+    at: new Date(nowMs).toISOString(),
+  };
+  const pricesLease = await storage.jobLeases.tryAcquire("prices-sync", { holder: "bench", ttlMs: 60_000 });
+  const pricesFence = { job: "prices-sync", token: pricesLease!.token };
+  await storage.settings.putFenced(PRICES_SETTING, {
+    value: encodePriceRecord({ prices, source: "file", syncedAtMs: nowMs }),
+    fence: pricesFence,
+  });
+  await storage.jobLeases.release("prices-sync", pricesFence);
+}
+
+/** A minimal Hono app answering every path with the bytes the service gave for `url`. */
+async function ceilingFor(url: string) {
+  const response = await fetch(url);
+  const text = await response.text();
+  const type = response.headers.get("content-type") ?? "application/json";
+  const app = new Hono().get("*", (c) => c.body(text, 200, { "Content-Type": type }));
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, app.fetch);
+  const target = new URL(url);
+  target.port = String(server.addr.port);
+  return { url: target.toString(), bytes: text.length, close: () => server.shutdown() };
+}
+
+function median(results: LoadResult[]): LoadResult {
+  const sorted = results.toSorted((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Ceiling and service on `url`, warmed up, then `ROUNDS` alternating rounds; the median of each. */
+async function compare(url: string): Promise<{ rows: LoadResult[]; bytes: number }> {
+  const ceiling = await ceilingFor(url);
+  const runs: [string, string][] = [["ceiling: minimal Hono, same bytes", ceiling.url], ["service", url]];
+  for (const [, target] of runs) await loadTest("warm-up", target, { seconds: 2 });
+  const rounds: LoadResult[][] = runs.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, [label, target]] of runs.entries()) {
+      rounds[i]!.push(await loadTest(label, target, { seconds: SECONDS }));
+    }
+  }
+  await ceiling.close();
+  return { rows: rounds.map(median), bytes: ceiling.bytes };
+}
+
+async function job(serverUrl: string): Promise<void> {
+  await withScratchDatabase(serverUrl, async (url) => {
+    const nowMs = Date.now();
+    const keys = hotkeys();
+    const config = loadConfig({
+      FGW_STORAGE: "postgres",
+      DATABASE_URL: url,
+      FGW_IP_RPM: "0",
+      FGW_LOG_LEVEL: "error",
+      FGW_METAGRAPH_SOURCE: "file",
+      FGW_METAGRAPH_FILE: new URL("../actors/validators/demo_metagraph.json", import.meta.url).pathname,
+      FGW_PRICES_SOURCE: "file",
+      FGW_PRICES_FILE: new URL("../actors/prices/demo_prices.json", import.meta.url).pathname,
+    });
+    const service = await createService(config, { log: silentLogger });
+    const sql = postgres(url, { max: 1, onnotice: () => {} });
+    const seeding = performance.now();
+    await seedDatabase(sql, SIZE, keys, nowMs);
+    await registrations(service.storage, keys, nowMs);
+    const seededMs = performance.now() - seeding;
+    const [{ count } = { count: "?" }] = await sql<{ count: string }[]>`SELECT count(*)::TEXT AS count FROM predictions`;
+    const peak = new PeakRss();
+    const start = performance.now();
+    await runOnce(service.storage, service.scoring.job, nowMs);
+    const jobMs = performance.now() - start;
+    const rss = await peak.stop();
+    const [marked] = await sql<{ scored: string; events: string }[]>`
+      SELECT (SELECT count(*) FROM predictions WHERE scored_at_ms IS NOT NULL)::TEXT AS scored,
+        (SELECT count(*) FROM scored_events)::TEXT AS events`;
+    const table = await service.storage.scores.getTable();
+    const start2 = performance.now();
+    await runOnce(service.storage, service.scoring.job, nowMs + 1_000);
+    const rerunMs = performance.now() - start2;
+    console.log(JSON.stringify({
+      phase: "job",
+      seedMs: seededMs,
+      jobMs,
+      rerunMs,
+      ...rss,
+      check:
+        `${count} predictions seeded, ${marked?.scored} marked scored, ${marked?.events} events scored, ` +
+        `${table?.rows.length} table rows, ${table?.rows.filter((r) => r.scoring.gate === "pass").length} passing`,
+    }));
+    await sql.end();
+    await http(service);
+    await service.close();
+  });
+}
+
+async function http(service: Awaited<ReturnType<typeof createService>>): Promise<void> {
+  await service.metagraph.view.refresh();
+  await service.prices.refresh();
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, service.app.fetch);
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  const pinned = await pinServerCpu();
+  console.log(pinned ? "server pinned to CPU 0, wrk (1 thread) to CPU 1" : "taskset missing: nothing pinned");
+  for (const path of ["/v1/leaderboard", "/v1/events/scored"]) {
+    const { rows, bytes } = await compare(`${base}${path}`);
+    printTable(`GET ${path} — ${bytes} bytes, median of ${ROUNDS} ${SECONDS}s rounds, 64 connections`, rows);
+    const [ceiling, ours] = rows as [LoadResult, LoadResult];
+    console.log(
+      `${path}: ${(100 * ours.requestsPerSecond / ceiling.requestsPerSecond).toFixed(0)} % of the ceiling`,
+    );
+  }
+  await server.shutdown();
+}
+
+async function child(phase: string): Promise<void> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", new URL(import.meta.url).pathname, phase],
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (!output.success) throw new Error(`bench:scoring ${phase} failed`);
+}
+
+async function main(): Promise<void> {
+  const phase = Deno.args[0];
+  const serverUrl = Deno.env.get("DATABASE_URL");
+  if (phase === "pure") return await pure();
+  if (!serverUrl) throw new Error("bench:scoring needs DATABASE_URL (a PostgreSQL server)");
+  if (phase === "job") return await job(serverUrl);
+  await ensureWrk();
+  console.log(
+    `world: ${SIZE.events} events × ${SIZE.perEvent} miners = ${SIZE.events * SIZE.perEvent} predictions, ` +
+      `${SIZE.miners} miners; targets: < 30 s and < 1 GB each; routes >= 70 % of the ceiling`,
+  );
+  await child("pure");
+  await child("job");
+}
+
+if (import.meta.main) await main();
