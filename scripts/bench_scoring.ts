@@ -190,7 +190,9 @@ async function job(serverUrl: string): Promise<void> {
     await seedDatabase(sql, SIZE, keys, nowMs);
     await registrations(service.storage, keys, nowMs);
     const seededMs = performance.now() - seeding;
-    const [{ count } = { count: "?" }] = await sql<{ count: string }[]>`SELECT count(*)::TEXT AS count FROM predictions`;
+    const [{ count } = { count: "?" }] = await sql<
+      { count: string }[]
+    >`SELECT count(*)::TEXT AS count FROM predictions`;
     const peak = new PeakRss();
     const start = performance.now();
     await runOnce(service.storage, service.scoring.job, nowMs);
@@ -211,7 +213,9 @@ async function job(serverUrl: string): Promise<void> {
       ...rss,
       check:
         `${count} predictions seeded, ${marked?.scored} marked scored, ${marked?.events} events scored, ` +
-        `${table?.rows.length} table rows, ${table?.rows.filter((r) => r.scoring.gate === "pass").length} passing`,
+        `${table?.rows.length} table rows, ${
+          table?.rows.filter((r) => r.scoring.gate === "pass").length
+        } passing`,
     }));
     await sql.end();
     await http(service);

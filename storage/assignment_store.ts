@@ -151,6 +151,12 @@ export interface AssignmentStore {
   submit(agentPredictionId: string, options: SubmitOptions): Promise<SubmitReceipt>;
   /** Records the resolution a submitted prediction was scored against; false when already scored. Throws `not_found` without a prediction. */
   markScored(agentPredictionId: string, options: MarkScoredOptions): Promise<boolean>;
+  /**
+   * `markScored` of every id (one resolution for all: one event's predictions), in as few round
+   * trips as the adapter can; returns how many were newly marked. Ids already scored, or without a
+   * prediction, are left alone.
+   */
+  markScoredMany(agentPredictionIds: readonly string[], options: MarkScoredOptions): Promise<number>;
   get(agentPredictionId: string): Promise<Assignment | null>;
   getPrediction(agentPredictionId: string): Promise<StoredPrediction | null>;
   /** The reasoning trace stored with the prediction, as submitted. */

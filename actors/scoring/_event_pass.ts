@@ -17,7 +17,7 @@ const PREDICTION_PAGE = 1_000;
 
 export interface EventPassDeps {
   events: EventStore;
-  assignments: Pick<AssignmentStore, "listEventPredictions" | "markScored">;
+  assignments: Pick<AssignmentStore, "listEventPredictions" | "markScoredMany">;
   scores: ScoreStore;
   /** How long after an event settled a submission may still arrive (lease + grace). */
   lateSubmissionMs: number;
@@ -128,9 +128,9 @@ export async function scoreOneEvent(
     resolvedOutcomeId: resolution.winningOutcomeId,
     finalOutcomePrices: event.resolution.finalOutcomePrices,
   };
-  for (const prediction of predictions) {
-    if (prediction.scored !== null) continue;
-    await deps.assignments.markScored(prediction.agentPredictionId, {
+  const unmarked = predictions.filter((p) => p.scored === null).map((p) => p.agentPredictionId);
+  for (let start = 0; start < unmarked.length; start += PREDICTION_PAGE) {
+    await deps.assignments.markScoredMany(unmarked.slice(start, start + PREDICTION_PAGE), {
       scoredAtMs: options.nowMs,
       resolvedAtMs: resolution.resolvedAtMs,
       resolution: { resolutionStatus: "resolved", ...marked },

@@ -16,7 +16,7 @@ export const SCORING_JOB = "scoring";
 
 export interface ScoringJobOptions {
   events: EventStore;
-  assignments: Pick<AssignmentStore, "listEventPredictions" | "markScored">;
+  assignments: Pick<AssignmentStore, "listEventPredictions" | "markScoredMany">;
   scores: ScoreStore;
   settings: SettingStore;
   metagraph: MetagraphStore;

@@ -80,6 +80,15 @@ export class KvAssignmentStore implements AssignmentStore {
     return markPredictionScored(this.#kv, agentPredictionId, options);
   }
 
+  async markScoredMany(agentPredictionIds: readonly string[], options: MarkScoredOptions): Promise<number> {
+    let marked = 0;
+    for (const id of agentPredictionIds) {
+      if (await this.#kv.get(predictionKey(id)).then((entry) => entry.value === null)) continue;
+      if (await markPredictionScored(this.#kv, id, options)) marked++;
+    }
+    return marked;
+  }
+
   async get(agentPredictionId: string): Promise<Assignment | null> {
     return (await this.#kv.get<Assignment>(assignmentKey(agentPredictionId))).value;
   }

@@ -154,6 +154,24 @@ export class PgAssignmentStore implements AssignmentStore {
     return row.marked;
   }
 
+  /** One statement: the assignments set `scored`, then their predictions marked. */
+  async markScoredMany(agentPredictionIds: readonly string[], options: MarkScoredOptions): Promise<number> {
+    if (agentPredictionIds.length === 0) return 0;
+    const [row] = await this.#sql<{ marked: number }[]>`
+      WITH scored AS (
+        UPDATE assignments SET status = 'scored'
+        WHERE id = ANY(${this.#sql.array(agentPredictionIds as string[])}::TEXT[]) AND status = 'submitted'
+        RETURNING id
+      ), marked AS (
+        UPDATE predictions SET scored_at_ms = ${options.scoredAtMs}, resolved_at_ms = ${options.resolvedAtMs},
+          resolution = ${jsonParam(this.#sql, options.resolution)}
+        WHERE agent_prediction_id IN (SELECT id FROM scored) AND scored_at_ms IS NULL
+        RETURNING agent_prediction_id
+      )
+      SELECT count(*)::INTEGER AS marked FROM marked`;
+    return row?.marked ?? 0;
+  }
+
   async get(agentPredictionId: string): Promise<Assignment | null> {
     const [row] = await this.#sql<AssignmentRow[]>`
       SELECT ${this.#sql(ASSIGNMENT_COLUMNS)} FROM assignments WHERE id = ${agentPredictionId}`;

@@ -171,11 +171,11 @@ adapterTest("a run that crashed while marking is finished by the next one", asyn
   ]);
   await resolve(storage, event, BASE + 50 * HOUR, BASE + 50 * HOUR);
   await syncMetagraph(storage, [0, 1, 2], { syncedAtMs: BASE });
-  let marks = 0;
+  // The connection drops after the first prediction of the batch was marked.
   const crashing = replacing<AssignmentStore>(storage.assignments, {
-    markScored: (id, options) => {
-      if (++marks > 1) return Promise.reject(new Error("connection lost"));
-      return storage.assignments.markScored(id, options);
+    markScoredMany: async (ids, options) => {
+      await storage.assignments.markScored(ids[0]!, options);
+      throw new Error("connection lost");
     },
   });
   const nowMs = BASE + 3 * DAY;

@@ -347,6 +347,39 @@ adapterTest(
 );
 
 adapterTest(
+  "markScoredMany marks a batch in one step: each once, unknown ids left alone",
+  async ({ storage }) => {
+    await seedQueue(storage, { miners: 3, events: 2 });
+    const claimed = await claimAll(storage.assignments, "5Validator");
+    const ids = claimed.map((c) => c.assignment.agentPredictionId);
+    for (const id of ids.slice(1)) await storage.assignments.submit(id, submission("5Validator"));
+    const mark = {
+      scoredAtMs: 9_000,
+      resolvedAtMs: 8_000,
+      resolution: {
+        resolutionStatus: "resolved" as const,
+        resolvedOutcomeId: "yes",
+        finalOutcomePrices: { yes: 1 },
+      },
+    };
+    assert.equal(await storage.assignments.markScored(ids[1]!, mark), true);
+    // ids[0] was never submitted (no prediction), ids[1] is already scored.
+    assert.equal(await storage.assignments.markScoredMany([...ids, "ap_unknown"], mark), ids.length - 2);
+    assert.equal(await storage.assignments.markScoredMany(ids, mark), 0, "once");
+    assert.equal(await storage.assignments.markScoredMany([], mark), 0);
+    assert.equal((await storage.assignments.get(ids[0]!))?.status, "in_progress");
+    for (const id of ids.slice(1)) {
+      assert.equal((await storage.assignments.get(id))?.status, "scored");
+      assert.deepEqual((await storage.assignments.getPrediction(id))?.scored, {
+        scoredAtMs: 9_000,
+        resolvedAtMs: 8_000,
+        resolution: mark.resolution,
+      });
+    }
+  },
+);
+
+adapterTest(
   "a submission judged against an event version no longer stored writes nothing and says so",
   async ({ storage }) => {
     await seedQueue(storage, { miners: 1, events: 2 });
