@@ -11,6 +11,9 @@ import { type EventOutcome, type EventPassDeps, scoreOneEvent, settledEvents } f
 import { computeScoreTable } from "./_table_pass.ts";
 import type { FinalResolution } from "./stored_scoring.ts";
 
+/** Events scored at once (their storage round trips overlap). */
+const EVENT_CONCURRENCY = 8;
+
 /** The scheduler's name of the job, and of its storage lease. */
 export const SCORING_JOB = "scoring";
 
@@ -69,12 +72,16 @@ export class ScoringJob implements PeriodicJob {
     const deps = this.#eventDeps();
     const { events, next } = await settledEvents(deps, progress, nowMs);
     const counts: Record<EventOutcome, number> = { scored: 0, unchanged: 0, no_predictions: 0, fenced: 0 };
-    for (const event of events) {
-      if (signal.aborted) return;
-      const outcome = await scoreOneEvent(deps, event, { nowMs, fence });
-      counts[outcome]++;
-      if (outcome === "fenced") return this.#fencedOff("event");
-    }
+    // Events are independent: a few at once, so round trips overlap. A fenced write stops the rest.
+    let taken = 0;
+    const worker = async () => {
+      while (taken < events.length && !signal.aborted && counts.fenced === 0) {
+        const outcome = await scoreOneEvent(deps, events[taken++]!, { nowMs, fence });
+        counts[outcome]++;
+      }
+    };
+    await Promise.all(Array.from({ length: EVENT_CONCURRENCY }, worker));
+    if (counts.fenced > 0) return this.#fencedOff("event");
     if (signal.aborted) return;
     const computedAtMs = computedAtOf(nowMs, this.#options.intervalMs);
     const tableWritten = await this.#writeTable(computedAtMs, fence);
