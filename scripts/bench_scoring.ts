@@ -18,19 +18,14 @@
  */
 import postgres from "postgres";
 import { Hono } from "hono";
-import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { silentLogger } from "../actors/kernel/mod.ts";
 import { scoreV1 } from "../actors/scoring/mod.ts";
-import { signerFromSecretHex } from "../actors/validators/mod.ts";
-import { encodePriceRecord, PRICES_SETTING } from "../actors/prices/mod.ts";
-import type { PeriodicJob } from "../actors/runtime/mod.ts";
-import type { Storage } from "../storage/storage.ts";
 import { loadConfig } from "./config.ts";
 import { createService } from "./service.ts";
 import { withScratchDatabase } from "./scratch_database.ts";
 import { ensureWrk, type LoadResult, loadTest, pinServerCpu, printTable } from "./bench_load.ts";
 import { scorerWorld, seedDatabase, type WorldSize } from "./_bench_scoring_world.ts";
+import { benchHotkeys, registerBenchMiners, runJobOnce } from "./_bench_world_setup.ts";
 
 const SIZE: WorldSize = {
   events: Number(Deno.env.get("BENCH_EVENTS") ?? 20_000),
@@ -59,18 +54,16 @@ class PeakRss {
   }
 }
 
-function hotkeys(): string[] {
-  return Array.from(
-    { length: SIZE.miners },
-    (_, uid) => signerFromSecretHex(bytesToHex(sha256(utf8ToBytes(`bench-miner:${uid}`)))).hotkey,
-  );
-}
-
 async function pure(): Promise<void> {
   const nowMs = Date.now();
   const peak = new PeakRss();
   const built = performance.now();
-  const input = scorerWorld(SIZE, hotkeys(), nowMs, Math.floor(nowMs / INTERVAL_MS) * INTERVAL_MS);
+  const input = scorerWorld(
+    SIZE,
+    benchHotkeys(SIZE.miners),
+    nowMs,
+    Math.floor(nowMs / INTERVAL_MS) * INTERVAL_MS,
+  );
   const start = performance.now();
   const output = scoreV1(input);
   const end = performance.now();
@@ -85,57 +78,6 @@ async function pure(): Promise<void> {
       `${Object.keys(output.predictions).length} predictions, ${Object.keys(output.events).length} events, ` +
       `${passing} miners passing`,
   }));
-}
-
-/** Runs `job` once under a fresh grant of its lease, as the scheduler would. */
-async function runOnce(storage: Storage, job: PeriodicJob, nowMs: number): Promise<void> {
-  const lease = await storage.jobLeases.tryAcquire(job.name, { holder: "bench", ttlMs: 600_000 });
-  if (!lease) throw new Error(`The lease of ${job.name} is held elsewhere`);
-  const fence = { job: job.name, token: lease.token };
-  try {
-    await job.run(nowMs, { signal: new AbortController().signal, fence });
-  } finally {
-    await storage.jobLeases.release(job.name, fence);
-  }
-}
-
-async function registrations(storage: Storage, keys: readonly string[], nowMs: number): Promise<void> {
-  const lease = await storage.jobLeases.tryAcquire("metagraph-sync", { holder: "bench", ttlMs: 60_000 });
-  const fence = { job: "metagraph-sync", token: lease!.token };
-  const neurons = keys.map((hotkey, uid) => ({
-    uid,
-    hotkey,
-    coldkey: hotkey,
-    active: true,
-    validatorPermit: false,
-    stakeRao: 0n,
-    emissionRao: BigInt(uid) * 1_000_000n,
-    incentive: uid / 65_535,
-    consensus: 0,
-    trust: 0,
-    validatorTrust: 0,
-    dividends: 0,
-    lastUpdate: 1,
-  }));
-  await storage.metagraph.putFenced({ netuid: 41, block: 1, neurons }, { syncedAtMs: nowMs, fence });
-  await storage.jobLeases.release("metagraph-sync", fence);
-  await storage.orgs.create({ id: "org_bench", name: "bench", createdAtMs: nowMs });
-  for (const hotkey of keys) {
-    await storage.orgs.registerMiner("org_bench", hotkey, { atMs: nowMs, makeDefault: false });
-  }
-  const prices = {
-    taoUsd: 412.5,
-    alphaTao: 0.0095315,
-    minerAlphaPerDay: 2952,
-    at: new Date(nowMs).toISOString(),
-  };
-  const pricesLease = await storage.jobLeases.tryAcquire("prices-sync", { holder: "bench", ttlMs: 60_000 });
-  const pricesFence = { job: "prices-sync", token: pricesLease!.token };
-  await storage.settings.putFenced(PRICES_SETTING, {
-    value: encodePriceRecord({ prices, source: "file", syncedAtMs: nowMs }),
-    fence: pricesFence,
-  });
-  await storage.jobLeases.release("prices-sync", pricesFence);
 }
 
 /** A minimal Hono app answering every path with the bytes the service gave for `url`. */
@@ -173,7 +115,7 @@ async function compare(url: string): Promise<{ rows: LoadResult[]; bytes: number
 async function job(serverUrl: string): Promise<void> {
   await withScratchDatabase(serverUrl, async (url) => {
     const nowMs = Date.now();
-    const keys = hotkeys();
+    const keys = benchHotkeys(SIZE.miners);
     const config = loadConfig({
       FGW_STORAGE: "postgres",
       DATABASE_URL: url,
@@ -188,14 +130,14 @@ async function job(serverUrl: string): Promise<void> {
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     const seeding = performance.now();
     await seedDatabase(sql, SIZE, keys, nowMs);
-    await registrations(service.storage, keys, nowMs);
+    await registerBenchMiners(service.storage, keys, nowMs);
     const seededMs = performance.now() - seeding;
     const [{ count } = { count: "?" }] = await sql<
       { count: string }[]
     >`SELECT count(*)::TEXT AS count FROM predictions`;
     const peak = new PeakRss();
     const start = performance.now();
-    await runOnce(service.storage, service.scoring.job, nowMs);
+    await runJobOnce(service.storage, service.scoring.job, nowMs);
     const jobMs = performance.now() - start;
     const rss = await peak.stop();
     const [marked] = await sql<{ scored: string; events: string }[]>`
@@ -203,7 +145,7 @@ async function job(serverUrl: string): Promise<void> {
         (SELECT count(*) FROM scored_events)::TEXT AS events`;
     const table = await service.storage.scores.getTable();
     const start2 = performance.now();
-    await runOnce(service.storage, service.scoring.job, nowMs + 1_000);
+    await runJobOnce(service.storage, service.scoring.job, nowMs + 1_000);
     const rerunMs = performance.now() - start2;
     console.log(JSON.stringify({
       phase: "job",

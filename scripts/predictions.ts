@@ -28,14 +28,16 @@ export interface PredictionsDeps {
 }
 
 /**
- * Wires customer predictions from config (`FGW_PREDICTION_SNAPSHOT_MS`, `FGW_PREDICTION_HISTORY_DAYS`,
- * `FGW_FRESH_RUNS_PER_HOUR`).
+ * Wires customer predictions from config (`FGW_PREDICTIONS_CACHE_MS`, `FGW_PREDICTION_SNAPSHOT_MS`,
+ * `FGW_PREDICTION_HISTORY_DAYS`, `FGW_FRESH_RUNS_PER_HOUR`).
  */
 export function createPredictions(config: Config, deps: PredictionsDeps): PredictionsWiring {
   const reader = new PredictionReader({
     catalog: deps.catalog,
     assignments: deps.storage.assignments,
     leaderboard: deps.leaderboard,
+    cacheMs: config.FGW_PREDICTIONS_CACHE_MS,
+    clock: deps.clock,
   });
   const snapshotJob = new PredictionSnapshotJob({
     catalog: deps.catalog,

@@ -14,3 +14,4 @@ export * from "./customer_prediction.ts";
 export * from "./forecast_history.ts";
 export * from "./prediction_reader.ts";
 export * from "./prediction_snapshot_job.ts";
+export * from "./digest_cache.ts";

@@ -6,11 +6,15 @@ const GOLDEN = JSON.parse(
   await Deno.readTextFile(new URL("tests/scoring/golden/scoring-v1.json", ROOT)),
 ) as { input: unknown; expected: unknown };
 
+/** The permission flags `deno task score` runs with (deno.json), so the test runs the task as shipped. */
+const TASK_FLAGS = (JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT))).tasks.score as string)
+  .split(/\s+/).filter((word) => word.startsWith("--allow-"));
+
 async function score(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const command = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
-      "--allow-read",
+      ...TASK_FLAGS,
       "--config",
       new URL("deno.json", ROOT).pathname,
       "scripts/score.ts",
