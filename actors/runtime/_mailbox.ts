@@ -1,5 +1,11 @@
 import { ServiceError } from "../kernel/mod.ts";
-import { type Actor, type ActorKind, DEFAULT_MAX_BATCH, type MessageMap, type ShedReason } from "./actor_kind.ts";
+import {
+  type Actor,
+  type ActorKind,
+  DEFAULT_MAX_BATCH,
+  type MessageMap,
+  type ShedReason,
+} from "./actor_kind.ts";
 
 /** Timers take at most a signed 32-bit number of milliseconds. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;

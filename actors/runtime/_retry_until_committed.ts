@@ -85,7 +85,9 @@ async function outcomesOf<T, R>(
   try {
     const outcomes = await attempt(items);
     if (outcomes.length === items.length) return outcomes;
-    const error = new TypeError(`A batch of ${items.length} messages was answered ${outcomes.length} outcomes`);
+    const error = new TypeError(
+      `A batch of ${items.length} messages was answered ${outcomes.length} outcomes`,
+    );
     return items.map(() => ({ error }));
   } catch (error) {
     return items.map(() => ({ error }));
