@@ -5,7 +5,14 @@
  */
 import { isoAt } from "../kernel/mod.ts";
 import type { BatchOutcome } from "../runtime/mod.ts";
-import { available, invalidField, requireAmount, settleChange } from "./org_account.ts";
+import {
+  available,
+  insufficientCredits,
+  invalidField,
+  requireAmount,
+  settleChange,
+  spendCapReached,
+} from "./org_account.ts";
 import type { OrgMessage, OrgReply, ReleaseReply, ReserveReply, SettleReply } from "./org_messages.ts";
 import {
   type AccountChange,
@@ -45,11 +52,21 @@ interface Prepared {
   ttlMs: number;
 }
 
-/** What the run decided for one message: its change (if any) and how its reply is made. */
+/**
+ * What the run decided for one message: its change (if any) and how its reply is made from the
+ * account after the change (`reply` throws the message's refusal).
+ */
 interface Step {
   index: number;
   change: AccountChange | null;
   reply: (after: OrgAccount | null) => OrgReply;
+}
+
+/** Where a run stopped: its end, and whether it stopped at a reserve that did not fit in memory. */
+interface Plan {
+  steps: Step[];
+  end: number;
+  short: boolean;
 }
 
 /** The account and holds a run is decided on, as loaded, then as its decisions leave them. */
@@ -149,21 +166,68 @@ async function commitRun(
   for (let attempt = 0; attempt < RUN_ATTEMPTS; attempt++) {
     const state = await load(prepared, at);
     if (state.account.version === refusedAt) break;
-    const steps = decide(prepared, state, { from, outcomes });
-    end = steps.end;
-    if (steps.steps.length === 0) return { committed: false, end };
-    const changes = steps.steps.flatMap((step) => step.change ? [step.change] : []);
+    const plan = await planRun(prepared, state, at);
+    end = plan.end;
+    if (plan.steps.length === 0) return { committed: false, end };
+    const changes = plan.steps.flatMap((step) => step.change ? [step.change] : []);
     const accounts = await commitChanges(deps, changes);
     if (accounts) {
       let next = 0;
-      for (const step of steps.steps) {
-        outcomes[step.index] = { reply: step.reply(step.change ? accounts[next++]! : null) };
+      for (const step of plan.steps) {
+        outcomes[step.index] = answer(step, step.change ? accounts[next++]! : null);
       }
       return { committed: true, end };
     }
     refusedAt = state.account.version;
   }
   return { committed: false, end };
+}
+
+function answer(step: Step, after: OrgAccount | null): BatchOutcome<OrgReply> {
+  try {
+    return { reply: step.reply(after) };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/**
+ * Decides the run on `state`; a reserve that does not fit is refused in memory (402) when the
+ * single path would refuse it too: no hold of the org has expired (the single path would release
+ * those and try again) and its hold id was never used (else its answer is 409). Otherwise the run
+ * ends before it and the single path answers it.
+ */
+async function planRun(
+  prepared: Prepared[],
+  state: RunState,
+  at: { from: number; outcomes: (BatchOutcome<OrgReply> | undefined)[]; deps: BatchDeps },
+): Promise<Plan> {
+  const refusable = new Set<number>();
+  let expired: boolean | undefined;
+  for (;;) {
+    const plan = decide(prepared, copyOf(state), { ...at, refusable });
+    if (!plan.short || plan.end === prepared.length) return plan;
+    expired ??= (await at.deps.billing.listHolds(at.deps.orgId)).some((hold) =>
+      hold.expiresAtMs <= state.now
+    );
+    if (expired || !(await neverUsed(at.deps, prepared[plan.end]!))) return plan;
+    refusable.add(plan.end);
+  }
+}
+
+/** True when a reserve's hold id was never used in the org (a generated one never was). */
+async function neverUsed(deps: BatchDeps, prepared: Prepared): Promise<boolean> {
+  if (prepared.message.type !== "reserve" || prepared.message.holdId === undefined) return true;
+  const { billing, orgId } = deps;
+  const [reserved, settled] = await Promise.all([
+    billing.findReservation(orgId, prepared.holdId),
+    billing.findSettlement(orgId, prepared.holdId),
+  ]);
+  return reserved === null && settled === null;
+}
+
+function copyOf(state: RunState): RunState {
+  return { ...state, account: { ...state.account }, holds: new Map(state.holds), caps: new Map(state.caps) };
 }
 
 /** One change as a single commit, several as one batch commit; the account after each, or null. */
@@ -199,26 +263,30 @@ async function load(
 
 /**
  * The steps of the run from `from`, decided in order on `state` (which they change): it ends
- * before the first message the memory cannot decide alone.
+ * before the first message the memory cannot decide alone. A reserve that does not fit is
+ * refused in the run only when its index is `refusable`.
  */
 function decide(
   prepared: Prepared[],
   state: RunState,
-  at: { from: number; outcomes: (BatchOutcome<OrgReply> | undefined)[] },
-): { steps: Step[]; end: number } {
+  at: { from: number; outcomes: (BatchOutcome<OrgReply> | undefined)[]; refusable: Set<number> },
+): Plan {
   const steps: Step[] = [];
   for (let index = at.from; index < prepared.length; index++) {
     if (at.outcomes[index]) continue;
-    const step = decideOne(prepared[index]!, state);
-    if (!step) return { steps, end: index };
+    const step = decideOne(prepared[index]!, state, at.refusable.has(index));
+    if (step === "short") return { steps, end: index, short: true };
+    if (!step) return { steps, end: index, short: false };
     steps.push({ index, ...step });
   }
-  return { steps, end: prepared.length };
+  return { steps, end: prepared.length, short: false };
 }
 
-function decideOne(prepared: Prepared, state: RunState): Omit<Step, "index"> | null {
+type Decision = Omit<Step, "index"> | "short" | null;
+
+function decideOne(prepared: Prepared, state: RunState, refusable: boolean): Decision {
   const { message } = prepared;
-  if (message.type === "reserve") return decideReserve(prepared, message, state);
+  if (message.type === "reserve") return decideReserve(prepared, message, state, refusable);
   const hold = state.holds.get(prepared.holdId);
   if (message.type === "release") {
     if (!hold) return { change: null, reply: (): ReleaseReply => ({ released: false }) };
@@ -243,15 +311,31 @@ function decideOne(prepared: Prepared, state: RunState): Omit<Step, "index"> | n
   };
 }
 
-/** A new hold that fits in memory; null for a repeat or one that does not fit (the slow path answers). */
-function decideReserve(prepared: Prepared, message: Reserve, state: RunState): Omit<Step, "index"> | null {
+/**
+ * A new hold that fits in memory; null for a repeat (the slow path answers it); for one that does
+ * not fit, its refusal (402, the cap's first, as the single path answers) when `refusable`, else
+ * "short".
+ */
+function decideReserve(prepared: Prepared, message: Reserve, state: RunState, refusable: boolean): Decision {
   const { holdId, ttlMs } = prepared;
   const { amountMicro, cap } = message;
-  if (state.holds.has(holdId) || available(state.account) < amountMicro) return null;
+  if (state.holds.has(holdId)) return null;
   const day = utcDay(state.now);
   const key = cap ? capKey(cap.minerHotkey, day) : undefined;
-  const spent = key === undefined ? 0n : state.caps.get(key) ?? 0n;
-  if (cap && spent + amountMicro > cap.limitMicro) return null;
+  const spentMicro = key === undefined ? 0n : state.caps.get(key) ?? 0n;
+  const overCap = cap !== undefined && spentMicro + amountMicro > cap.limitMicro;
+  if (overCap || available(state.account) < amountMicro) {
+    if (!refusable) return "short";
+    const refusal = overCap
+      ? spendCapReached({ ...cap, day, spentMicro, amountMicro })
+      : insufficientCredits(amountMicro, available(state.account));
+    return {
+      change: null,
+      reply: () => {
+        throw refusal;
+      },
+    };
+  }
   const hold: Hold = {
     id: holdId,
     amountMicro,
@@ -261,7 +345,7 @@ function decideReserve(prepared: Prepared, message: Reserve, state: RunState): O
   };
   state.holds.set(holdId, hold);
   state.account.heldMicro += amountMicro;
-  if (key !== undefined) state.caps.set(key, spent + amountMicro);
+  if (key !== undefined) state.caps.set(key, spentMicro + amountMicro);
   const change = { atMs: state.now, addHold: hold, ...(cap ? { capLimitMicro: cap.limitMicro } : {}) };
   return { change, reply: (): ReserveReply => ({ holdId, amountMicro, expiresAt: isoAt(hold.expiresAtMs) }) };
 }

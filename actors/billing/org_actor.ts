@@ -7,11 +7,13 @@ import {
   available,
   balanceOf,
   holdIdInUse,
+  insufficientCredits,
   invalidField,
   overMaximum,
   repeatedSettle,
   requireAmount,
   settleChange,
+  spendCapReached,
 } from "./org_account.ts";
 import {
   type CreditReply,
@@ -210,10 +212,7 @@ export class OrgActor implements Actor<OrgMessages> {
     if (!reply && (await this.#releaseExpired(this.#deps.clock())) > 0) reply = await attempt();
     if (reply) return reply;
     if (cap) await this.#refuseOverCap({ cap, day, amountMicro });
-    const availableMicro = available(await this.#account());
-    throw new ServiceError("insufficient_credits", "Insufficient credits for this call", {
-      details: { requestedMicro: amountMicro.toString(), availableMicro: availableMicro.toString() },
-    });
+    throw insufficientCredits(amountMicro, available(await this.#account()));
   }
 
   /** 402 `spend_cap_reached` when the hold does not fit what is left of the miner's day. */
@@ -221,15 +220,7 @@ export class OrgActor implements Actor<OrgMessages> {
     const { cap, day, amountMicro } = at;
     const spentMicro = await this.#deps.billing.dailySpend(cap.minerHotkey, day);
     if (spentMicro + amountMicro <= cap.limitMicro) return;
-    throw new ServiceError("spend_cap_reached", "The miner's daily cap on validator completions is spent", {
-      details: {
-        minerHotkey: cap.minerHotkey,
-        day,
-        capMicro: cap.limitMicro.toString(),
-        spentMicro: spentMicro.toString(),
-        requestedMicro: amountMicro.toString(),
-      },
-    });
+    throw spendCapReached({ ...cap, day, spentMicro, amountMicro });
   }
 
   /**

@@ -1,7 +1,6 @@
 import {
   type AccountChange,
   type BillingStore,
-  capDelta,
   type ExpiredHold,
   type ExpiredPage,
   type Hold,
