@@ -160,6 +160,8 @@ export interface BillingStore {
    * (version + 1, + 2, …: each change's ledger entry and usage record carry its own), or null.
    */
   commitBatch(orgId: string, changes: AccountChange[]): Promise<OrgAccount[] | null>;
+  /** The most changes one `commitBatch` takes (more is a RangeError). */
+  readonly maxBatch: number;
   /** The hold if it is still held (not settled, released or expired and released). */
   getHold(orgId: string, holdId: string): Promise<Hold | null>;
   /** The holds still held among `holdIds`, in no particular order. */

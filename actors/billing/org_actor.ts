@@ -318,15 +318,9 @@ export class OrgActor implements Actor<OrgMessages> {
 }
 
 /**
- * Money messages per batch commit. Deno KV checks every key a batch read in its one atomic (at most
- * 100 checks): a change reads at most four besides the account.
- */
-export const ORG_MAX_BATCH = 16;
-
-/**
  * The OrgActor kind ("org"): activation loads the org record from storage. Settle and release
  * end a hold, so they are must-complete (`endsHold`). Reserves, settles and releases waiting
- * together are batched (`isMoney`, at most `ORG_MAX_BATCH`).
+ * together are batched (`isMoney`, at most the store's `maxBatch`).
  */
 export function orgActorKind(deps: OrgActorDeps): ActorKind<OrgMessages> {
   return {
@@ -334,6 +328,6 @@ export function orgActorKind(deps: OrgActorDeps): ActorKind<OrgMessages> {
     activate: async (id) => new OrgActor(id, deps, await deps.orgs.get(id)),
     mustComplete: endsHold,
     batchable: isMoney,
-    maxBatch: ORG_MAX_BATCH,
+    maxBatch: deps.billing.maxBatch,
   };
 }

@@ -27,6 +27,11 @@ const MAX_ATTEMPTS = 1_000;
  * changes before each left (_billing_batch.ts) and writes them all in the same single atomic.
  */
 export class KvBillingStore implements BillingStore {
+  /**
+   * One atomic checks at most 100 keys: a change reads at most five (its hold, three markers, a
+   * daily counter) besides the account.
+   */
+  readonly maxBatch = 16;
   readonly #kv: Deno.Kv;
 
   constructor(kv: Deno.Kv) {
@@ -48,6 +53,9 @@ export class KvBillingStore implements BillingStore {
       }
     }
     if (changes.length === 0) return [];
+    if (changes.length > this.maxBatch) {
+      throw new RangeError(`Cannot commit more than ${this.maxBatch} changes at once`);
+    }
     return await retryConditional(async () => {
       const view = new BatchView(this.#kv);
       await view.prefetch(changes.flatMap((change) => keysOf(orgId, change)));

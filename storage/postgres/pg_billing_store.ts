@@ -62,6 +62,8 @@ const USAGE = "seq, at_ms, hold_id, key_id, miner_hotkey, description, metadata,
  * database is the arbiter between service instances.
  */
 export class PgBillingStore implements BillingStore {
+  /** One transaction of statements sent together: bounded only to keep a batch's wait short. */
+  readonly maxBatch = 64;
   readonly #sql: BigintSql;
 
   constructor(sql: BigintSql) {
@@ -80,6 +82,9 @@ export class PgBillingStore implements BillingStore {
   }
 
   commitBatch(orgId: string, changes: AccountChange[]): Promise<OrgAccount[] | null> {
+    if (changes.length > this.maxBatch) {
+      return Promise.reject(new RangeError(`Cannot commit more than ${this.maxBatch} changes at once`));
+    }
     return commitBatch(this.#sql, orgId, changes);
   }
 
