@@ -153,8 +153,19 @@ export interface BillingStore {
    * account (version + 1), or null when a condition failed.
    */
   commit(orgId: string, change: AccountChange): Promise<OrgAccount | null>;
+  /**
+   * Applies `changes` in order as ONE atomic, durable commit (PostgreSQL: one transaction; Deno
+   * KV: one atomic): all of them, or none when one change's conditions (those of `commit`) do not
+   * hold on the account as the changes before it left it. Returns the account after each change
+   * (version + 1, + 2, …: each change's ledger entry and usage record carry its own), or null.
+   */
+  commitBatch(orgId: string, changes: AccountChange[]): Promise<OrgAccount[] | null>;
+  /** The most changes one `commitBatch` takes (more is a RangeError). */
+  readonly maxBatch: number;
   /** The hold if it is still held (not settled, released or expired and released). */
   getHold(orgId: string, holdId: string): Promise<Hold | null>;
+  /** The holds still held among `holdIds`, in no particular order. */
+  getHolds(orgId: string, holdIds: string[]): Promise<Hold[]>;
   /** The hold as it was reserved, whether still held, settled, released or expired: null if never. */
   findReservation(orgId: string, holdId: string): Promise<Hold | null>;
   /** The org's holds, ordered by id. */

@@ -93,3 +93,25 @@ export function repeatedSettle(
 export function holdIdInUse(holdId: string): ServiceError {
   return new ServiceError("conflict", `Hold id is already in use: ${holdId}`, { details: { holdId } });
 }
+
+/** 402 `insufficient_credits` for a reserve above what is available. */
+export function insufficientCredits(requestedMicro: bigint, availableMicro: bigint): ServiceError {
+  return new ServiceError("insufficient_credits", "Insufficient credits for this call", {
+    details: { requestedMicro: requestedMicro.toString(), availableMicro: availableMicro.toString() },
+  });
+}
+
+/** 402 `spend_cap_reached` for a capped reserve that does not fit what is left of the miner's day. */
+export function spendCapReached(
+  at: { minerHotkey: string; limitMicro: bigint; day: string; spentMicro: bigint; amountMicro: bigint },
+): ServiceError {
+  return new ServiceError("spend_cap_reached", "The miner's daily cap on validator completions is spent", {
+    details: {
+      minerHotkey: at.minerHotkey,
+      day: at.day,
+      capMicro: at.limitMicro.toString(),
+      spentMicro: at.spentMicro.toString(),
+      requestedMicro: at.amountMicro.toString(),
+    },
+  });
+}

@@ -1,16 +1,19 @@
 import { type Clock, isoAt } from "../kernel/mod.ts";
-import { type Actor, type ActorKind, conditionalWrite, LOST } from "../runtime/mod.ts";
+import { type Actor, type ActorKind, type BatchOutcome, conditionalWrite, LOST } from "../runtime/mod.ts";
 import { ServiceError } from "../kernel/mod.ts";
 import { changeMiners, type MinerMessage } from "./_org_miners.ts";
+import { isMoney, type MoneyMessage, runMoneyBatch } from "./_org_batch.ts";
 import {
   available,
   balanceOf,
   holdIdInUse,
+  insufficientCredits,
   invalidField,
   overMaximum,
   repeatedSettle,
   requireAmount,
   settleChange,
+  spendCapReached,
 } from "./org_account.ts";
 import {
   type CreditReply,
@@ -83,14 +86,40 @@ export class OrgActor implements Actor<OrgMessages> {
       case "credit":
         return await this.#credit(message.amountMicro, message.reference);
       case "reserve":
-        return await this.#reserve(message);
       case "settle":
-        return await this.#settle(message);
       case "release":
-        return await this.#release(message.holdId);
+        return await this.#money(message);
       default:
         return await this.#changeMiners(message);
     }
+  }
+
+  /**
+   * Money messages that waited together (`isMoney`; the kind's `batchable`): decided in mailbox
+   * order against the account in memory and committed in one batch commit, each answered as if
+   * received alone (_org_batch.ts).
+   */
+  async receiveBatch(messages: OrgMessage[]): Promise<BatchOutcome<OrgReply>[]> {
+    try {
+      await this.#requireOrg();
+      if (!messages.every(isMoney)) throw new TypeError("Cannot batch messages that move no money");
+    } catch (error) {
+      return messages.map(() => ({ error }));
+    }
+    const { billing, clock, holdTtlMs } = this.#deps;
+    return await runMoneyBatch(messages, {
+      orgId: this.#id,
+      billing,
+      clock,
+      holdTtlMs,
+      single: (message) => this.#money(message),
+    });
+  }
+
+  async #money(message: MoneyMessage): Promise<OrgReply> {
+    if (message.type === "reserve") return await this.#reserve(message);
+    if (message.type === "settle") return await this.#settle(message);
+    return await this.#release(message.holdId);
   }
 
   async #create(name: string): Promise<OrgView> {
@@ -183,10 +212,7 @@ export class OrgActor implements Actor<OrgMessages> {
     if (!reply && (await this.#releaseExpired(this.#deps.clock())) > 0) reply = await attempt();
     if (reply) return reply;
     if (cap) await this.#refuseOverCap({ cap, day, amountMicro });
-    const availableMicro = available(await this.#account());
-    throw new ServiceError("insufficient_credits", "Insufficient credits for this call", {
-      details: { requestedMicro: amountMicro.toString(), availableMicro: availableMicro.toString() },
-    });
+    throw insufficientCredits(amountMicro, available(await this.#account()));
   }
 
   /** 402 `spend_cap_reached` when the hold does not fit what is left of the miner's day. */
@@ -194,15 +220,7 @@ export class OrgActor implements Actor<OrgMessages> {
     const { cap, day, amountMicro } = at;
     const spentMicro = await this.#deps.billing.dailySpend(cap.minerHotkey, day);
     if (spentMicro + amountMicro <= cap.limitMicro) return;
-    throw new ServiceError("spend_cap_reached", "The miner's daily cap on validator completions is spent", {
-      details: {
-        minerHotkey: cap.minerHotkey,
-        day,
-        capMicro: cap.limitMicro.toString(),
-        spentMicro: spentMicro.toString(),
-        requestedMicro: amountMicro.toString(),
-      },
-    });
+    throw spendCapReached({ ...cap, day, spentMicro, amountMicro });
   }
 
   /**
@@ -301,12 +319,15 @@ export class OrgActor implements Actor<OrgMessages> {
 
 /**
  * The OrgActor kind ("org"): activation loads the org record from storage. Settle and release
- * end a hold, so they are must-complete (`endsHold`).
+ * end a hold, so they are must-complete (`endsHold`). Reserves, settles and releases waiting
+ * together are batched (`isMoney`, at most the store's `maxBatch`).
  */
 export function orgActorKind(deps: OrgActorDeps): ActorKind<OrgMessages> {
   return {
     name: "org",
     activate: async (id) => new OrgActor(id, deps, await deps.orgs.get(id)),
     mustComplete: endsHold,
+    batchable: isMoney,
+    maxBatch: deps.billing.maxBatch,
   };
 }

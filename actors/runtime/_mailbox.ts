@@ -1,5 +1,11 @@
 import { ServiceError } from "../kernel/mod.ts";
-import type { Actor, ActorKind, MessageMap, ShedReason } from "./actor_kind.ts";
+import {
+  type Actor,
+  type ActorKind,
+  DEFAULT_MAX_BATCH,
+  type MessageMap,
+  type ShedReason,
+} from "./actor_kind.ts";
 
 /** Timers take at most a signed 32-bit number of milliseconds. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -60,6 +66,26 @@ export function newEnvelope(
     signal: undefined,
     onAbort: undefined,
   };
+}
+
+/**
+ * What runs next after `first`, just taken from the mailbox: `first` alone, or, when its kind
+ * batches it, `first` and the batchable messages waiting right behind it (up to the kind's
+ * `maxBatch`; messages whose caller has gone are dropped on the way, a message that is not
+ * batchable ends the batch and stays first in the queue).
+ */
+export function takeBatch(slot: Slot, first: Envelope): Envelope[] {
+  const { kind } = first.registration;
+  const batch = [first];
+  if (!kind.batchable?.(first.message)) return batch;
+  const max = kind.maxBatch ?? DEFAULT_MAX_BATCH;
+  while (batch.length < max && slot.queue.length > 0) {
+    const next = slot.queue[0]!;
+    if (next.state === "queued" && !kind.batchable(next.message)) break;
+    slot.queue.shift();
+    if (next.state === "queued") batch.push(next);
+  }
+  return batch;
 }
 
 /** 503 `unavailable` (with Retry-After) for a caller whose message was refused or who gave up waiting. */

@@ -28,9 +28,19 @@ export type TaggedMessages<M extends { type: string }, Replies extends { [T in M
 /** The map of a kind whose every message `M` is answered by an `R`. */
 export type UniformMessages<M, R> = { any: { message: M; reply: R } };
 
+/** What became of one message of a batch: its reply, or the error its caller gets. */
+export type BatchOutcome<R> = { reply: R } | { error: unknown };
+
 /** An activated actor: handles one message at a time, in arrival order. */
 export interface Actor<Map extends MessageMap> {
   receive(message: MessageOf<Map>): Promise<ReplyOf<Map>>;
+  /**
+   * Handles several batchable messages that were waiting together (`ActorKind.batchable`), as if
+   * received one after the other in this order, and answers one outcome per message, in the same
+   * order (an error in an outcome rejects only that message's caller). Rejecting fails every
+   * message of the batch. Without it, the messages of a batch are received one at a time.
+   */
+  receiveBatch?(messages: MessageOf<Map>[]): Promise<BatchOutcome<ReplyOf<Map>>[]>;
 }
 
 /** A kind of virtual actor: how to activate an instance for an id (loading its state). */
@@ -44,7 +54,17 @@ export interface ActorKind<Map extends MessageMap> {
    * it commits or meets a final answer (docs/runtime.md). It must be idempotent.
    */
   mustComplete?(message: MessageOf<Map>): boolean;
+  /**
+   * True for a message that may be handed to `receiveBatch` with the batchable messages waiting
+   * right behind it in its mailbox (docs/runtime.md, "Batches"). Without it, nothing is batched.
+   */
+  batchable?(message: MessageOf<Map>): boolean;
+  /** At most this many messages per batch (default `DEFAULT_MAX_BATCH`). */
+  readonly maxBatch?: number;
 }
+
+/** Messages per batch when a batching kind names no `maxBatch`. */
+export const DEFAULT_MAX_BATCH = 16;
 
 /** How long a caller waits for its reply. */
 export interface AskOptions {

@@ -1,6 +1,14 @@
 import type { Clock, Logger } from "../kernel/mod.ts";
 import { silentLogger } from "../kernel/mod.ts";
-import type { Actor, ActorKind, ActorObserver, AskOptions, MessageFor, MessageMap } from "./actor_kind.ts";
+import type {
+  Actor,
+  ActorKind,
+  ActorObserver,
+  AskOptions,
+  BatchOutcome,
+  MessageFor,
+  MessageMap,
+} from "./actor_kind.ts";
 import {
   checked,
   type Envelope,
@@ -9,9 +17,10 @@ import {
   newSlot,
   type Registration,
   type Slot,
+  takeBatch,
   unavailable,
 } from "./_mailbox.ts";
-import { retryUntilCommitted } from "./_retry_until_committed.ts";
+import { retryBatchUntilCommitted, retryUntilCommitted } from "./_retry_until_committed.ts";
 import { Deadlines } from "./_deadlines.ts";
 
 export { isFinalAnswer } from "./_retry_until_committed.ts";
@@ -44,7 +53,9 @@ export interface KindOptions {
  * and the next one runs. Callers wait at most a timeout (or until their signal aborts) and a full
  * mailbox refuses at once, both with 503 `unavailable`; a message whose caller gave up before its
  * turn is skipped, except must-complete messages, which are retried until they commit. An actor
- * is activated on its first message and evicted by `sweep` once idle and empty. docs/runtime.md.
+ * is activated on its first message and evicted by `sweep` once idle and empty. A kind may take
+ * the batchable messages waiting together in one `receiveBatch` (still one batch at a time, in
+ * mailbox order). docs/runtime.md.
  */
 export class ActorSystem {
   readonly #kinds = new Map<string, Registration>();
@@ -72,6 +83,7 @@ export class ActorSystem {
     if (this.#kinds.has(kind.name)) {
       throw new TypeError(`Cannot register actor kind: ${kind.name} is already registered`);
     }
+    if (kind.maxBatch !== undefined) checked("maxBatch", kind.maxBatch, isPositive);
     this.#kinds.set(kind.name, {
       // An ActorKind<Map> handles every MessageOf<Map>; the system only passes those on.
       kind: kind as unknown as ActorKind<MessageMap>,
@@ -215,7 +227,9 @@ export class ActorSystem {
     while (envelope?.state === "gone") envelope = slot.queue.shift();
     slot.pumping = envelope !== undefined;
     if (envelope) {
-      void this.#deliver(registration, id, { slot, envelope });
+      const batch = takeBatch(slot, envelope);
+      if (batch.length === 1) void this.#deliver(registration, id, { slot, envelope });
+      else void this.#deliverBatch(registration, id, { slot, batch });
       return;
     }
     slot.idleSince = this.#clock();
@@ -254,16 +268,79 @@ export class ActorSystem {
     else envelope.reply.resolve(outcome.reply);
   }
 
-  async #receive(registration: Registration, id: string, slot: Slot, message: unknown): Promise<unknown> {
-    let actor: Actor<MessageMap>;
+  /**
+   * Runs a batch (`takeBatch`) like one message: each caller is answered with its own outcome,
+   * and the must-complete messages that failed transiently are received again, as a smaller
+   * batch, after the same growing pause. Never rejects.
+   */
+  async #deliverBatch(
+    registration: Registration,
+    id: string,
+    at: { slot: Slot; batch: Envelope[] },
+  ): Promise<void> {
+    const { slot, batch } = at;
+    const { name } = registration.kind;
+    for (const envelope of batch) envelope.state = "running";
+    const startedAt = this.#clock();
+    const receive = (envelopes: Envelope[]) =>
+      this.#receiveBatch(registration, id, slot, envelopes.map((envelope) => envelope.message));
+    await retryBatchUntilCommitted(batch, receive, {
+      ...this.#retry,
+      mustComplete: (envelope) => envelope.mustComplete,
+      onRetry: (attempt, error) => {
+        this.#notify((observer) => observer.onRetry?.(name, attempt, error));
+        const msg = "must-complete message failed; retrying";
+        this.#log({ level: "warn", msg, kind: name, id, attempt, error: String(error) });
+      },
+      onDone: (done, last) => {
+        const ms = this.#clock() - startedAt;
+        for (const { item, outcome } of done) {
+          this.#unwatch(item);
+          slot.pending--;
+          registration.pending--;
+          this.#notify((observer) => observer.onDone?.(name, ms, "error" in outcome));
+        }
+        if (last) this.#next(registration, id, slot);
+        for (const { item, outcome } of done) {
+          if ("error" in outcome) item.reply.reject(outcome.error);
+          else item.reply.resolve(outcome.reply);
+        }
+      },
+    });
+  }
+
+  async #actor(registration: Registration, id: string, slot: Slot): Promise<Actor<MessageMap>> {
     try {
       slot.actor ??= registration.kind.activate(id);
-      actor = await slot.actor;
+      return await slot.actor;
     } catch (error) {
       slot.actor = undefined;
       throw error;
     }
-    return await actor.receive(message);
+  }
+
+  async #receive(registration: Registration, id: string, slot: Slot, message: unknown): Promise<unknown> {
+    return await (await this.#actor(registration, id, slot)).receive(message);
+  }
+
+  /** The actor's `receiveBatch`, or (for an actor without one) its `receive` of each in turn. */
+  async #receiveBatch(
+    registration: Registration,
+    id: string,
+    slot: Slot,
+    messages: unknown[],
+  ): Promise<BatchOutcome<unknown>[]> {
+    const actor = await this.#actor(registration, id, slot);
+    if (actor.receiveBatch) return await actor.receiveBatch(messages);
+    const outcomes: BatchOutcome<unknown>[] = [];
+    for (const message of messages) {
+      try {
+        outcomes.push({ reply: await actor.receive(message) });
+      } catch (error) {
+        outcomes.push({ error });
+      }
+    }
+    return outcomes;
   }
 
   /** Receives a must-complete message again, after a growing pause, until it is not a transient failure. */

@@ -10,9 +10,8 @@ import {
 } from "../billing_store.ts";
 import { orgKeys } from "./_org_keys.ts";
 
+/** What a change's conditions depend on, as the store (and the changes before it in a batch) left it. */
 export interface Reads {
-  /** Every entry read: all are checked unchanged by the commit. */
-  entries: Deno.KvEntryMaybe<unknown>[];
   account: OrgAccount | null;
   /** The hold being added (must be absent) or removed (must be present). */
   hold: Hold | null;
@@ -20,8 +19,12 @@ export interface Reads {
   markersFree: boolean;
   /** A hold settled without being removed now was reserved before. */
   reserved: boolean;
-  /** The reservation of a hold settled without being removed now (it carries the hold's cap). */
-  reservation: Hold | null;
+}
+
+/** Where a commit's writes go (an atomic operation, or a batch's view of the store). */
+export interface KvWrites {
+  set(key: Deno.KvKey, value: unknown): unknown;
+  delete(key: Deno.KvKey): unknown;
 }
 
 /** The daily counter a change moves, as read with the rest. */
@@ -64,24 +67,24 @@ export function checkedNext(read: Reads, change: AccountChange): OrgAccount | nu
 
 /** Adds a hold (with its expiry index entry and its lasting reservation), or deletes one. */
 export function writeHolds(
-  op: Deno.AtomicOperation,
+  op: KvWrites,
   orgId: string,
   { added, removed }: { added: Hold | null; removed: Hold | null },
 ): void {
   if (added) {
-    op.set(orgKeys.hold(orgId, added.id), added)
-      .set(orgKeys.holdExpiry(added.expiresAtMs, orgId, added.id), true)
-      .set(orgKeys.reservation(orgId, added.id), added);
+    op.set(orgKeys.hold(orgId, added.id), added);
+    op.set(orgKeys.holdExpiry(added.expiresAtMs, orgId, added.id), true);
+    op.set(orgKeys.reservation(orgId, added.id), added);
   }
   if (removed) {
-    op.delete(orgKeys.hold(orgId, removed.id))
-      .delete(orgKeys.holdExpiry(removed.expiresAtMs, orgId, removed.id));
+    op.delete(orgKeys.hold(orgId, removed.id));
+    op.delete(orgKeys.holdExpiry(removed.expiresAtMs, orgId, removed.id));
   }
 }
 
 /** The ledger entry (with its reference or settled-hold marker) and the usage record, at `next.version`. */
 export function writeRecords(
-  op: Deno.AtomicOperation,
+  op: KvWrites,
   orgId: string,
   { change, next }: { change: AccountChange; next: OrgAccount },
 ): void {

@@ -1,7 +1,6 @@
 import {
   type AccountChange,
   type BillingStore,
-  capDelta,
   type ExpiredHold,
   type ExpiredPage,
   type Hold,
@@ -11,15 +10,7 @@ import {
   type UsageRecord,
 } from "../billing_store.ts";
 import { orgKeys } from "./_org_keys.ts";
-import {
-  type CapRead,
-  checkedNext,
-  fitsCap,
-  type MarkerKeys,
-  type Reads,
-  writeHolds,
-  writeRecords,
-} from "./_billing_commit.ts";
+import { applyChange, BatchView, keysOf } from "./_billing_batch.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
 import { LOST, retryConditional } from "../retry_conditional.ts";
 
@@ -29,11 +20,18 @@ const MAX_ATTEMPTS = 1_000;
 /**
  * Balances, holds, ledger and usage in Deno KV (bigint values stored natively). A commit reads
  * the account and whatever its conditions depend on (the hold, the reference, settled-hold and
- * reservation markers), checks them, and writes everything in one `kv.atomic()` checked against
- * those versionstamps; when another writer got in between, it reads and checks again. So the
- * balance, its ledger entry, the holds and the usage record change together or not at all.
+ * reservation markers, a capped hold's daily counter), checks them, and writes everything in one
+ * `kv.atomic()` checked against those versionstamps; when another writer got in between, it reads
+ * and checks again. So the balance, its ledger entry, the holds and the usage record change
+ * together or not at all. A batch commit checks its changes one after the other on what the
+ * changes before each left (_billing_batch.ts) and writes them all in the same single atomic.
  */
 export class KvBillingStore implements BillingStore {
+  /**
+   * One atomic checks at most 100 keys: a change reads at most five (its hold, three markers, a
+   * daily counter) besides the account.
+   */
+  readonly maxBatch = 16;
   readonly #kv: Deno.Kv;
 
   constructor(kv: Deno.Kv) {
@@ -45,72 +43,35 @@ export class KvBillingStore implements BillingStore {
   }
 
   async commit(orgId: string, change: AccountChange): Promise<OrgAccount | null> {
-    if (change.addHold && change.removeHoldId !== undefined) {
-      throw new RangeError("Cannot add and remove a hold in one commit");
-    }
-    return await retryConditional(async () => {
-      const read = await this.#read(orgId, change);
-      const next = checkedNext(read, change);
-      if (!next) return null;
-      const removed = change.removeHoldId === undefined ? null : read.hold;
-      const capped = await this.#readCap(read, change, removed);
-      if (capped && !fitsCap(capped, change)) return null;
-      const result = await commitAtomic(() => {
-        const op = this.#kv.atomic().check(...read.entries).set(orgKeys.account(orgId), next);
-        writeHolds(op, orgId, { added: change.addHold ?? null, removed });
-        writeRecords(op, orgId, { change, next });
-        if (capped) {
-          const { cap, spentMicro, delta } = capped;
-          op.set(orgKeys.dailySpend(cap.minerHotkey, cap.day), spentMicro + delta);
-        }
-        return op;
-      });
-      return result.ok ? next : LOST;
-    }, { what: `commit to account ${orgId}`, attempts: MAX_ATTEMPTS });
+    return (await this.commitBatch(orgId, [change]))?.[0] ?? null;
   }
 
-  /**
-   * The daily counter of the capped hold `change` touches (added, removed, or settled late), read
-   * and added to `read.entries` so that the commit checks it too; null when no capped hold is touched.
-   */
-  async #readCap(read: Reads, change: AccountChange, removed: Hold | null): Promise<CapRead | null> {
-    const settled = change.entry?.holdId === undefined
-      ? null
-      : change.entry.holdId === change.removeHoldId
-      ? removed
-      : read.reservation;
-    const cap = change.addHold?.cap ?? removed?.cap ?? settled?.cap;
-    if (!cap) return null;
-    const entry = await this.#kv.get<bigint>(orgKeys.dailySpend(cap.minerHotkey, cap.day));
-    read.entries.push(entry);
-    const delta = capDelta(change, { removed, settledCapped: settled?.cap !== undefined });
-    return { cap, spentMicro: entry.value ?? 0n, delta };
+  async commitBatch(orgId: string, changes: AccountChange[]): Promise<OrgAccount[] | null> {
+    for (const change of changes) {
+      if (change.addHold && change.removeHoldId !== undefined) {
+        throw new RangeError("Cannot add and remove a hold in one commit");
+      }
+    }
+    if (changes.length === 0) return [];
+    if (changes.length > this.maxBatch) {
+      throw new RangeError(`Cannot commit more than ${this.maxBatch} changes at once`);
+    }
+    return await retryConditional(async () => {
+      const view = new BatchView(this.#kv);
+      await view.prefetch(changes.flatMap((change) => keysOf(orgId, change)));
+      const accounts: OrgAccount[] = [];
+      for (const change of changes) {
+        const next = await applyChange(view, orgId, change);
+        if (!next) return null;
+        accounts.push(next);
+      }
+      const result = await commitAtomic(() => view.atomic());
+      return result.ok ? accounts : LOST;
+    }, { what: `commit to account ${orgId}`, attempts: MAX_ATTEMPTS });
   }
 
   async dailySpend(minerHotkey: string, day: string): Promise<bigint> {
     return (await this.#kv.get<bigint>(orgKeys.dailySpend(minerHotkey, day))).value ?? 0n;
-  }
-
-  /** Everything the change's conditions depend on, read at one point in time. */
-  async #read(orgId: string, change: AccountChange): Promise<Reads> {
-    const holdId = change.addHold?.id ?? change.removeHoldId;
-    const markers = markerKeys(orgId, change);
-    const holdKeys = holdId === undefined ? [] : [orgKeys.hold(orgId, holdId)];
-    const entries = await this.#kv.getMany([
-      orgKeys.account(orgId),
-      ...holdKeys,
-      ...markers.absent,
-      ...markers.present,
-    ]);
-    const presentFrom = 1 + holdKeys.length + markers.absent.length;
-    return {
-      entries,
-      account: entries[0]?.value as OrgAccount | null,
-      hold: holdId === undefined ? null : entries[1]?.value as Hold | null,
-      markersFree: entries.slice(1 + holdKeys.length, presentFrom).every((e) => e.versionstamp === null),
-      reserved: entries.slice(presentFrom).every((e) => e.versionstamp !== null),
-      reservation: (entries[presentFrom]?.value ?? null) as Hold | null,
-    };
   }
 
   async getHold(orgId: string, holdId: string): Promise<Hold | null> {
@@ -119,6 +80,14 @@ export class KvBillingStore implements BillingStore {
 
   async findReservation(orgId: string, holdId: string): Promise<Hold | null> {
     return (await this.#kv.get<Hold>(orgKeys.reservation(orgId, holdId))).value;
+  }
+
+  async getHolds(orgId: string, holdIds: string[]): Promise<Hold[]> {
+    const keys = holdIds.map((holdId) => orgKeys.hold(orgId, holdId));
+    const chunks: Deno.KvKey[][] = [];
+    for (let i = 0; i < keys.length; i += 10) chunks.push(keys.slice(i, i + 10));
+    const entries = (await Promise.all(chunks.map((chunk) => this.#kv.getMany<Hold[]>(chunk)))).flat();
+    return entries.flatMap((entry) => entry.value === null ? [] : [entry.value]);
   }
 
   async listHolds(orgId: string): Promise<Hold[]> {
@@ -175,22 +144,4 @@ export class KvBillingStore implements BillingStore {
     }
     return out;
   }
-}
-
-/**
- * Absent: the credit reference, the settled marker of the entry's hold id, and for a new hold any
- * earlier reservation or settlement of its id. Present: the reservation of a hold id settled
- * without removing its hold now (a late settle of a hold released or expired before).
- */
-function markerKeys(orgId: string, { entry, addHold, removeHoldId }: AccountChange): MarkerKeys {
-  const keys: MarkerKeys = { absent: [], present: [] };
-  if (entry?.reference !== undefined) keys.absent.push(orgKeys.creditReference(orgId, entry.reference));
-  if (entry?.holdId !== undefined) {
-    keys.absent.push(orgKeys.settledHold(orgId, entry.holdId));
-    if (entry.holdId !== removeHoldId) keys.present.push(orgKeys.reservation(orgId, entry.holdId));
-  }
-  if (addHold) {
-    keys.absent.push(orgKeys.reservation(orgId, addHold.id), orgKeys.settledHold(orgId, addHold.id));
-  }
-  return keys;
 }

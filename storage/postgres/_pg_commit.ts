@@ -4,14 +4,14 @@
  * reservation, the ledger entry, the usage record and the move of a capped hold's daily counter.
  * Only a new capped hold takes two statements, in one transaction (below).
  */
-import type { Fragment, Sql, TransactionSql } from "postgres";
+import type { Fragment, PendingQuery, Sql, TransactionSql } from "postgres";
 import { ACCOUNT, type AccountRow, toAccount } from "./_pg_account.ts";
 import { type AccountChange, MAX_MICRO, type OrgAccount } from "../billing_store.ts";
 
 /** postgres.js with BIGINT read and written as `bigint` (as `openPgStorage` configures it). */
 export type BigintSql = Sql<{ bigint: bigint }>;
 /** A connection or a transaction: what one statement runs on. */
-type Runner = BigintSql | TransactionSql<{ bigint: bigint }>;
+export type Runner = BigintSql | TransactionSql<{ bigint: bigint }>;
 
 /** The columns of a hold, in `org_holds` and `org_hold_reservations` alike. */
 export const HOLD = "org_id, hold_id, amount_micro, created_at_ms, expires_at_ms, cap_miner, cap_day";
@@ -20,7 +20,7 @@ const USAGE = "seq, at_ms, hold_id, key_id, miner_hotkey, description, metadata,
 const UNIQUE_VIOLATION = "23505";
 
 /** Thrown inside a transaction to undo it: the change's conditions did not hold. */
-const REFUSED = Symbol("refused");
+export const REFUSED = Symbol("refused");
 
 /**
  * Applies `change` to `orgId`'s account when its conditions hold (`BillingStore.commit`); null
@@ -38,38 +38,59 @@ export async function commitChange(
   orgId: string,
   change: AccountChange,
 ): Promise<OrgAccount | null> {
-  const { addHold, removeHoldId } = change;
-  if (addHold && removeHoldId !== undefined) {
-    throw new RangeError("Cannot add and remove a hold in one commit");
-  }
+  requireShape(change);
   try {
-    if (!addHold?.cap) return await accountStatement(sql, orgId, change);
-    const { cap, amountMicro } = addHold;
-    if (change.capLimitMicro === undefined) throw new RangeError("A capped hold needs capLimitMicro");
-    const limit = change.capLimitMicro;
+    if (!change.addHold?.cap) return accountOf(await accountQuery(sql, orgId, change));
     return await sql.begin(async (tx) => {
-      const next = await accountStatement(tx, orgId, change);
+      const next = accountOf(await accountQuery(tx, orgId, change));
       if (!next) throw REFUSED;
-      const [fits] = await tx`
-        INSERT INTO miner_daily_spend (miner_hotkey, day, spent_micro)
-        SELECT ${cap.minerHotkey}, ${cap.day}, ${amountMicro}::bigint WHERE ${amountMicro}::bigint <= ${limit}::bigint
-        ON CONFLICT (miner_hotkey, day) DO UPDATE SET spent_micro = miner_daily_spend.spent_micro + EXCLUDED.spent_micro
-          WHERE miner_daily_spend.spent_micro + EXCLUDED.spent_micro <= ${limit}::bigint
-        RETURNING spent_micro`;
+      const [fits] = await capQuery(tx, change);
       if (!fits) throw REFUSED;
       return next;
     });
   } catch (error) {
-    if (error === REFUSED || (error as { code?: unknown }).code === UNIQUE_VIOLATION) return null;
+    if (isRefusal(error)) return null;
     throw error;
   }
 }
 
-async function accountStatement(
-  sql: Runner,
-  orgId: string,
-  change: AccountChange,
-): Promise<OrgAccount | null> {
+/** Throws a RangeError for a change no store applies: a hold added and removed, a cap without its limit. */
+export function requireShape({ addHold, removeHoldId, capLimitMicro }: AccountChange): void {
+  if (addHold && removeHoldId !== undefined) {
+    throw new RangeError("Cannot add and remove a hold in one commit");
+  }
+  if (addHold?.cap && capLimitMicro === undefined) throw new RangeError("A capped hold needs capLimitMicro");
+}
+
+/** True for the end of a commit whose conditions did not hold (nothing was written). */
+export function isRefusal(error: unknown): boolean {
+  return error === REFUSED || (error as { code?: unknown }).code === UNIQUE_VIOLATION;
+}
+
+export function accountOf(rows: AccountRow[]): OrgAccount | null {
+  const [row] = rows;
+  return row ? toAccount(row) : null;
+}
+
+/**
+ * The upsert of a new capped hold's daily counter: a row only if the counter plus the hold stays
+ * within `capLimitMicro`. Its `WHERE` is evaluated on the row as the last writer left it.
+ */
+export function capQuery(sql: Runner, change: AccountChange): PendingQuery<{ spent_micro: bigint }[]> {
+  const { cap, amountMicro } = change.addHold!;
+  const limit = change.capLimitMicro!;
+  return sql<{ spent_micro: bigint }[]>`
+    INSERT INTO miner_daily_spend (miner_hotkey, day, spent_micro)
+    SELECT ${cap!.minerHotkey}, ${
+    cap!.day
+  }, ${amountMicro}::bigint WHERE ${amountMicro}::bigint <= ${limit}::bigint
+    ON CONFLICT (miner_hotkey, day) DO UPDATE SET spent_micro = miner_daily_spend.spent_micro + EXCLUDED.spent_micro
+      WHERE miner_daily_spend.spent_micro + EXCLUDED.spent_micro <= ${limit}::bigint
+    RETURNING spent_micro`;
+}
+
+/** The account statement of `change`: one row (the new account) when its conditions held, else none. */
+export function accountQuery(sql: Runner, orgId: string, change: AccountChange): PendingQuery<AccountRow[]> {
   const { addHold, removeHoldId, entry, usage } = change;
   const removed = removeHoldId === undefined ? sql`` : sql`removed AS (
     DELETE FROM org_holds WHERE org_id = ${orgId} AND hold_id = ${removeHoldId}
@@ -77,7 +98,7 @@ async function accountStatement(
   const held = removeHoldId === undefined
     ? sql`held_micro + ${addHold?.amountMicro ?? 0n}`
     : sql`held_micro - (SELECT amount_micro FROM removed)`;
-  const [row] = await sql<AccountRow[]>`
+  return sql<AccountRow[]>`
     WITH ${removed} account AS (
       UPDATE orgs SET balance_micro = balance_micro + ${entry?.amountMicro ?? 0n}, held_micro = ${held},
         version = version + 1,
@@ -88,7 +109,6 @@ async function accountStatement(
     ${holdInsert(sql, orgId, change)} ${entryInsert(sql, orgId, change)} ${usageInsert(sql, orgId, change)}
     ${spendMove(sql, orgId, change)}
     SELECT ${sql.unsafe(ACCOUNT)} FROM account`;
-  return row ? toAccount(row) : null;
 }
 
 /**

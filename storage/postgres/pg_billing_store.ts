@@ -1,5 +1,6 @@
 import type { Fragment } from "postgres";
 import { type BigintSql, commitChange } from "./_pg_commit.ts";
+import { commitBatch } from "./_pg_commit_batch.ts";
 import { ACCOUNT, type AccountRow, toAccount } from "./_pg_account.ts";
 import {
   type AccountChange,
@@ -54,12 +55,15 @@ const USAGE = "seq, at_ms, hold_id, key_id, miner_hotkey, description, metadata,
  * _pg_commit.ts): the account `UPDATE … WHERE id = $org AND <conditions>` and, as data-modifying
  * CTEs fed by its RETURNING row, the hold and its reservation, the ledger entry, the usage record
  * and a capped hold's daily counter. So they happen together or not at all, in one round trip (a
- * new capped hold: two statements in one transaction). Concurrent commits on one org queue on its
+ * new capped hold: two statements in one transaction). A batch commit runs several such statements
+ * in one transaction (`commitBatch`, _pg_commit_batch.ts). Concurrent commits on one org queue on its
  * row lock and each re-checks the conditions on the row as the previous one left it (READ
  * COMMITTED); unique keys (hold reservation, ledger reference and hold id) refuse the rest. So the
  * database is the arbiter between service instances.
  */
 export class PgBillingStore implements BillingStore {
+  /** One transaction of statements sent together: bounded only to keep a batch's wait short. */
+  readonly maxBatch = 64;
   readonly #sql: BigintSql;
 
   constructor(sql: BigintSql) {
@@ -77,6 +81,13 @@ export class PgBillingStore implements BillingStore {
     return commitChange(this.#sql, orgId, change);
   }
 
+  commitBatch(orgId: string, changes: AccountChange[]): Promise<OrgAccount[] | null> {
+    if (changes.length > this.maxBatch) {
+      return Promise.reject(new RangeError(`Cannot commit more than ${this.maxBatch} changes at once`));
+    }
+    return commitBatch(this.#sql, orgId, changes);
+  }
+
   async dailySpend(minerHotkey: string, day: string): Promise<bigint> {
     const [row] = await this.#sql<{ spent_micro: bigint }[]>`
       SELECT spent_micro FROM miner_daily_spend WHERE miner_hotkey = ${minerHotkey} AND day = ${day}`;
@@ -88,6 +99,14 @@ export class PgBillingStore implements BillingStore {
       SELECT ${this.#sql.unsafe(HOLD_COLUMNS)} FROM org_holds
       WHERE org_id = ${orgId} AND hold_id = ${holdId}`;
     return row ? toHold(row) : null;
+  }
+
+  async getHolds(orgId: string, holdIds: string[]): Promise<Hold[]> {
+    if (holdIds.length === 0) return [];
+    const rows = await this.#sql<HoldRow[]>`
+      SELECT ${this.#sql.unsafe(HOLD_COLUMNS)} FROM org_holds
+      WHERE org_id = ${orgId} AND hold_id = ANY(${holdIds}::text[])`;
+    return rows.map(toHold);
   }
 
   async listHolds(orgId: string): Promise<Hold[]> {

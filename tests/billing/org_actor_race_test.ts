@@ -3,8 +3,9 @@ import { ManualClock } from "../../actors/kernel/mod.ts";
 import { type AskOrg, orgActorKind, orgAsker } from "../../actors/billing/mod.ts";
 import { ActorSystem } from "../../actors/runtime/mod.ts";
 import { ServiceError } from "../../actors/kernel/mod.ts";
-import { MAX_MICRO } from "../../storage/billing_store.ts";
+import { type AccountChange, MAX_MICRO } from "../../storage/billing_store.ts";
 import type { Storage } from "../../storage/storage.ts";
+import { overriding } from "../support/access.ts";
 import { adapterTest } from "../support/adapters.ts";
 import { ledgerSum } from "../support/ledger.ts";
 
@@ -152,5 +153,65 @@ adapterTest(
     assert.equal(outcomes.filter((outcome) => outcome === "ok").length, 10);
     assert.equal((await adapter.storage.billing.getAccount(ORG))?.balanceMicro, MAX_MICRO);
     assert.equal(await ledgerSum(adapter.storage.billing, ORG), MAX_MICRO);
+  },
+);
+
+adapterTest(
+  "billed calls raced in batches over two instances (hold, then settle or release) keep the money exact",
+  { needs: "concurrency" },
+  async (adapter) => {
+    const clock = new ManualClock();
+    const batches: number[] = [];
+    const counted = [adapter.storage, await adapter.openAnother()].map((storage) => ({
+      ...storage,
+      billing: overriding(storage.billing, {
+        commitBatch: async (orgId: string, changes: AccountChange[]) => {
+          const next = await storage.billing.commitBatch(orgId, changes);
+          if (next) batches.push(changes.length);
+          return next;
+        },
+      }),
+    }));
+    const asks = twoInstances(counted[0]!, counted[1]!, clock);
+    await asks[0]!(ORG, { type: "create", name: "Race" });
+    await asks[1]!(ORG, { type: "credit", amountMicro: 1_000n, reference: "initial" });
+    const settledAfter: bigint[] = [];
+    const call = async (ask: AskOrg, i: number): Promise<bigint> => {
+      const { holdId } = await ask(ORG, { type: "reserve", amountMicro: SIZE });
+      if (i % 3 === 0) {
+        await ask(ORG, { type: "release", holdId });
+        return 0n;
+      }
+      const cost = BigInt(i % 7) + 4n; // 4..10, within the hold
+      const reply = await ask(ORG, {
+        type: "settle",
+        holdId,
+        costMicro: cost,
+        usage: { description: `call ${i}` },
+      });
+      settledAfter.push(reply.balanceAfterMicro);
+      return cost;
+    };
+    const results = await Promise.allSettled(
+      Array.from({ length: CALLS * 2 }, (_, i) => call(asks[i % 2]!, i)),
+    );
+    const refused = results.filter((r) => r.status === "rejected");
+    assert.ok(
+      refused.every((r) => r.reason instanceof ServiceError && r.reason.code === "insufficient_credits"),
+    );
+    const charged = results.reduce((sum, r) => sum + (r.status === "fulfilled" ? r.value : 0n), 0n);
+    const { billing } = adapter.storage;
+    const account = await billing.getAccount(ORG);
+    assert.deepEqual([account?.balanceMicro, account?.heldMicro], [1_000n - charged, 0n], "charged exactly");
+    assert.equal(await ledgerSum(billing, ORG), account?.balanceMicro, "balance == Σ ledger");
+    assert.deepEqual(await billing.listHolds(ORG), [], "no hold left");
+    assert.ok(settledAfter.every((balance) => balance >= 0n), "never negative");
+    const settles = results.filter((r, i) => r.status === "fulfilled" && i % 3 !== 0).length;
+    assert.equal(
+      (await billing.listUsage(ORG, { limit: 500 })).length,
+      settles,
+      "one usage record per settle",
+    );
+    assert.ok(batches.some((size) => size > 1), `batches were committed: ${batches.length}`);
   },
 );

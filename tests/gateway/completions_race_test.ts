@@ -74,3 +74,47 @@ adapterTest(
     assert.ok(ok.every((b) => BigInt(b.balanceAfterMicro) >= 0n));
   },
 );
+
+adapterTest(
+  "200 racing completions on two instances, settled or released in batches: money exact, never negative",
+  { needs: "concurrency" },
+  async (adapter) => {
+    await using w = await gatewayWorld({
+      storage: adapter.storage,
+      creditMicro: String(FAKE_HOLD * BigInt(K)),
+    });
+    const peer = await w.openPeer(await adapter.openAnother());
+    const instances = [w.service, peer];
+    // Every fourth call names a model the provider does not serve: its hold is released.
+    const body = (i: number) => i % 4 === 0 ? { ...FAKE_CALL, model: "gpt-retired" } : FAKE_CALL;
+    const responses = await Promise.all(
+      Array.from(
+        { length: CALLS },
+        (_, i) => instances[i % 2]!.request(COMPLETIONS, completionInit(w.apiKey, body(i))),
+      ),
+    );
+    const bodies = await Promise.all(responses.map((r) => r.json()));
+    const statuses = responses.map((r) => r.status);
+    assert.ok(
+      statuses.every((s) => s !== 500),
+      `statuses: ${JSON.stringify(Object.groupBy(statuses, (s) => s))}`,
+    );
+    const ok = bodies.filter((_, i) => statuses[i] === 200);
+    assert.ok(ok.length > 0 && statuses.some((s) => s === 402), "some calls were charged, some refused");
+    assert.ok(bodies.every((b, i) => statuses[i] !== 402 || b.error.code === "insufficient_credits"));
+
+    const { billing } = w.service.storage;
+    const account = await billing.getAccount(w.orgId);
+    const charged = ok.reduce((sum, b) => sum + BigInt(b.costMicro), 0n);
+    assert.deepEqual([account?.balanceMicro, account?.heldMicro], [FAKE_HOLD * BigInt(K) - charged, 0n]);
+    assert.ok(
+      account!.balanceMicro >= 0n && ok.every((b) => BigInt(b.balanceAfterMicro) >= 0n),
+      "never negative",
+    );
+    assert.equal(await ledgerSum(billing, w.orgId), account?.balanceMicro, "balance == Σ ledger");
+    assert.deepEqual(await billing.listHolds(w.orgId), [], "no hold left: every failed call was released");
+    const debits = (await allLedgerEntries(billing, w.orgId)).filter((e) => e.kind === "debit");
+    assert.equal(debits.length, ok.length, "one debit per 2xx");
+    assert.equal((await usageOf(w.service.request, w.orgId)).length, ok.length, "one usage record per 2xx");
+  },
+);

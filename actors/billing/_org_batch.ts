@@ -1,0 +1,374 @@
+/**
+ * The OrgActor's batch of money messages (reserve, settle, release) that were waiting together in
+ * its mailbox: decided in mailbox order against the account in memory and committed in ONE
+ * `BillingStore.commitBatch` (docs/billing.md, "Batched commits"). Private to actors/billing.
+ */
+import { isoAt } from "../kernel/mod.ts";
+import type { BatchOutcome } from "../runtime/mod.ts";
+import {
+  available,
+  insufficientCredits,
+  invalidField,
+  requireAmount,
+  settleChange,
+  spendCapReached,
+} from "./org_account.ts";
+import type { OrgMessage, OrgReply, ReleaseReply, ReserveReply, SettleReply } from "./org_messages.ts";
+import {
+  type AccountChange,
+  type BillingStore,
+  type Hold,
+  type OrgAccount,
+  utcDay,
+} from "../../storage/billing_store.ts";
+
+export type MoneyMessage = Extract<OrgMessage, { type: "reserve" | "settle" | "release" }>;
+type Reserve = Extract<MoneyMessage, { type: "reserve" }>;
+
+/** The messages an OrgActor commits in batches: those that move money and end or take holds. */
+export function isMoney(message: OrgMessage): message is MoneyMessage {
+  return message.type === "reserve" || message.type === "settle" || message.type === "release";
+}
+
+/**
+ * Loads and decisions of one run before it falls back to one commit per message: a run refused
+ * while the account changed (another instance wrote it) is decided again from a fresh load.
+ */
+const RUN_ATTEMPTS = 4;
+
+export interface BatchDeps {
+  orgId: string;
+  billing: BillingStore;
+  clock: () => number;
+  holdTtlMs: number;
+  /** The OrgActor's own handling of one message: its single commit and every slow path. */
+  single(message: MoneyMessage): Promise<OrgReply>;
+}
+
+/** A reserve with its hold id and lifetime fixed (a generated id stays the same on every attempt). */
+interface Prepared {
+  message: MoneyMessage;
+  holdId: string;
+  ttlMs: number;
+}
+
+/**
+ * What the run decided for one message: its change (if any) and how its reply is made from the
+ * account after the change (`reply` throws the message's refusal).
+ */
+interface Step {
+  index: number;
+  change: AccountChange | null;
+  reply: (after: OrgAccount | null) => OrgReply;
+}
+
+/** Where a run stopped: its end, and whether it stopped at a reserve that did not fit in memory. */
+interface Plan {
+  steps: Step[];
+  end: number;
+  short: boolean;
+}
+
+/** The account and holds a run is decided on, as loaded, then as its decisions leave them. */
+interface RunState {
+  account: OrgAccount;
+  holds: Map<string, Hold>;
+  /** Daily counters of the miners whose capped reserves are in the run (`capKey`). */
+  caps: Map<string, bigint>;
+  now: number;
+}
+
+/**
+ * Answers `messages` (money messages only) in order: runs of messages decided in memory are
+ * committed together; a message the run cannot decide alone (a repeat, a hold already gone, a
+ * reserve that does not fit) is handed to `single` in its turn, after the run before it.
+ */
+export async function runMoneyBatch(
+  messages: MoneyMessage[],
+  deps: BatchDeps,
+): Promise<BatchOutcome<OrgReply>[]> {
+  const outcomes: (BatchOutcome<OrgReply> | undefined)[] = messages.map((message) => checked(message));
+  const prepared = messages.map((message) => prepare(message, deps.holdTtlMs));
+  let from = 0;
+  while (from < messages.length) {
+    if (outcomes[from]) {
+      from++;
+      continue;
+    }
+    try {
+      const run = await commitRun(prepared, { from, outcomes, deps });
+      const end = run.committed ? run.end : Math.max(run.end, from + 1);
+      if (!run.committed) await runSingly(prepared, { from, end, outcomes, deps });
+      from = end;
+    } catch (error) {
+      for (let i = from; i < messages.length; i++) outcomes[i] ??= { error };
+      break;
+    }
+  }
+  return outcomes.map((outcome) => outcome!);
+}
+
+/** The message's own refusal (a bad amount or lifetime), before anything is read. */
+function checked(message: MoneyMessage): BatchOutcome<OrgReply> | undefined {
+  try {
+    if (message.type === "settle") requireAmount(message.costMicro, { field: "costMicro", min: 0n });
+    if (message.type !== "reserve") return undefined;
+    requireAmount(message.amountMicro, { field: "amountMicro", min: 1n });
+    const { ttlMs, cap } = message;
+    if (ttlMs !== undefined && (!Number.isSafeInteger(ttlMs) || ttlMs <= 0)) {
+      throw invalidField("ttlMs", "Must be a positive integer");
+    }
+    if (cap) requireAmount(cap.limitMicro, { field: "cap.limitMicro", min: 0n });
+    return undefined;
+  } catch (error) {
+    return { error };
+  }
+}
+
+function prepare(message: MoneyMessage, holdTtlMs: number): Prepared {
+  if (message.type !== "reserve") return { message, holdId: message.holdId, ttlMs: 0 };
+  return {
+    message,
+    holdId: message.holdId ?? `hold_${crypto.randomUUID()}`,
+    ttlMs: message.ttlMs ?? holdTtlMs,
+  };
+}
+
+/** Hands messages `from` … `end − 1` (those not answered yet) to `single`, one after the other. */
+async function runSingly(
+  prepared: Prepared[],
+  at: { from: number; end: number; outcomes: (BatchOutcome<OrgReply> | undefined)[]; deps: BatchDeps },
+): Promise<void> {
+  const { from, end, outcomes, deps } = at;
+  for (let i = from; i < end; i++) {
+    if (outcomes[i]) continue;
+    try {
+      outcomes[i] = { reply: await deps.single(prepared[i]!.message) };
+    } catch (error) {
+      outcomes[i] = { error };
+    }
+  }
+}
+
+/**
+ * Decides the run starting at `from` and commits it; `committed` false when it was refused with
+ * the account unchanged (a condition the memory could not see: a hold id used long ago, a cap
+ * moved by another org), after `RUN_ATTEMPTS`, or when the first message needs `single` (`end`
+ * is then `from`).
+ */
+async function commitRun(
+  prepared: Prepared[],
+  at: { from: number; outcomes: (BatchOutcome<OrgReply> | undefined)[]; deps: BatchDeps },
+): Promise<{ committed: boolean; end: number }> {
+  const { from, outcomes, deps } = at;
+  let refusedAt: number | undefined;
+  let end = from;
+  for (let attempt = 0; attempt < RUN_ATTEMPTS; attempt++) {
+    const state = await load(prepared, at);
+    if (state.account.version === refusedAt) break;
+    const plan = await planRun(prepared, state, at);
+    end = plan.end;
+    if (plan.steps.length === 0) return { committed: false, end };
+    const changes = plan.steps.flatMap((step) => step.change ? [step.change] : []);
+    const accounts = await commitChanges(deps, changes);
+    if (accounts) {
+      let next = 0;
+      for (const step of plan.steps) {
+        outcomes[step.index] = answer(step, step.change ? accounts[next++]! : null);
+      }
+      return { committed: true, end };
+    }
+    refusedAt = state.account.version;
+  }
+  return { committed: false, end };
+}
+
+function answer(step: Step, after: OrgAccount | null): BatchOutcome<OrgReply> {
+  try {
+    return { reply: step.reply(after) };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/**
+ * Decides the run on `state`; a reserve that does not fit is refused in memory (402) when the
+ * single path would refuse it too: no hold of the org has expired (the single path would release
+ * those and try again) and its hold id was never used (else its answer is 409). Otherwise the run
+ * ends before it and the single path answers it.
+ */
+async function planRun(
+  prepared: Prepared[],
+  state: RunState,
+  at: { from: number; outcomes: (BatchOutcome<OrgReply> | undefined)[]; deps: BatchDeps },
+): Promise<Plan> {
+  const refusable = new Set<number>();
+  let expired: boolean | undefined;
+  for (;;) {
+    const plan = decide(prepared, copyOf(state), { ...at, refusable });
+    if (!plan.short || plan.end === prepared.length) return plan;
+    expired ??= (await at.deps.billing.listHolds(at.deps.orgId)).some((hold) =>
+      hold.expiresAtMs <= state.now
+    );
+    if (expired || !(await neverUsed(at.deps, prepared[plan.end]!))) return plan;
+    refusable.add(plan.end);
+  }
+}
+
+/** True when a reserve's hold id was never used in the org (a generated one never was). */
+async function neverUsed(deps: BatchDeps, prepared: Prepared): Promise<boolean> {
+  if (prepared.message.type !== "reserve" || prepared.message.holdId === undefined) return true;
+  const { billing, orgId } = deps;
+  const [reserved, settled] = await Promise.all([
+    billing.findReservation(orgId, prepared.holdId),
+    billing.findSettlement(orgId, prepared.holdId),
+  ]);
+  return reserved === null && settled === null;
+}
+
+function copyOf(state: RunState): RunState {
+  return { ...state, account: { ...state.account }, holds: new Map(state.holds), caps: new Map(state.caps) };
+}
+
+/** One change as a single commit, several as one batch commit; the account after each, or null. */
+async function commitChanges(deps: BatchDeps, changes: AccountChange[]): Promise<OrgAccount[] | null> {
+  if (changes.length === 0) return [];
+  if (changes.length > 1) return await deps.billing.commitBatch(deps.orgId, changes);
+  const next = await deps.billing.commit(deps.orgId, changes[0]!);
+  return next ? [next] : null;
+}
+
+/** The account, the holds the run's messages name, and the counters of its capped reserves. */
+async function load(
+  prepared: Prepared[],
+  at: { from: number; outcomes: (BatchOutcome<OrgReply> | undefined)[]; deps: BatchDeps },
+): Promise<RunState> {
+  const { from, outcomes, deps } = at;
+  const open = prepared.slice(from).filter((_, i) => !outcomes[from + i]);
+  const now = deps.clock();
+  const capKeys = [...new Set(open.flatMap(({ message }) => reserveCapKey(message, now)))];
+  const [account, holds, ...spent] = await Promise.all([
+    deps.billing.getAccount(deps.orgId),
+    deps.billing.getHolds(deps.orgId, [...new Set(open.map((step) => step.holdId))]),
+    ...capKeys.map((key) => deps.billing.dailySpend(...splitCapKey(key))),
+  ]);
+  if (!account) throw new Error(`Cannot read account: organisation ${deps.orgId} has none`);
+  return {
+    account,
+    holds: new Map(holds.map((hold) => [hold.id, hold])),
+    caps: new Map(capKeys.map((key, i) => [key, spent[i]!])),
+    now,
+  };
+}
+
+/**
+ * The steps of the run from `from`, decided in order on `state` (which they change): it ends
+ * before the first message the memory cannot decide alone. A reserve that does not fit is
+ * refused in the run only when its index is `refusable`.
+ */
+function decide(
+  prepared: Prepared[],
+  state: RunState,
+  at: { from: number; outcomes: (BatchOutcome<OrgReply> | undefined)[]; refusable: Set<number> },
+): Plan {
+  const steps: Step[] = [];
+  for (let index = at.from; index < prepared.length; index++) {
+    if (at.outcomes[index]) continue;
+    const step = decideOne(prepared[index]!, state, at.refusable.has(index));
+    if (step === "short") return { steps, end: index, short: true };
+    if (!step) return { steps, end: index, short: false };
+    steps.push({ index, ...step });
+  }
+  return { steps, end: prepared.length, short: false };
+}
+
+type Decision = Omit<Step, "index"> | "short" | null;
+
+function decideOne(prepared: Prepared, state: RunState, refusable: boolean): Decision {
+  const { message } = prepared;
+  if (message.type === "reserve") return decideReserve(prepared, message, state, refusable);
+  const hold = state.holds.get(prepared.holdId);
+  if (message.type === "release") {
+    if (!hold) return { change: null, reply: (): ReleaseReply => ({ released: false }) };
+    unhold(state, hold, 0n);
+    return {
+      change: { atMs: state.now, removeHoldId: hold.id },
+      reply: (): ReleaseReply => ({ released: true }),
+    };
+  }
+  // A settle whose hold is gone (a repeat, a late settle, an unknown id) takes the slow path.
+  if (!hold) return null;
+  unhold(state, hold, message.costMicro);
+  state.account.balanceMicro -= message.costMicro;
+  const charged = { holdId: hold.id, chargedMicro: message.costMicro, alreadySettled: false };
+  return {
+    change: settleChange(message, { atMs: state.now, holdStored: true }),
+    reply: (after): SettleReply => ({
+      ...charged,
+      balanceAfterMicro: after!.balanceMicro,
+      availableAfterMicro: available(after!),
+    }),
+  };
+}
+
+/**
+ * A new hold that fits in memory; null for a repeat (the slow path answers it); for one that does
+ * not fit, its refusal (402, the cap's first, as the single path answers) when `refusable`, else
+ * "short".
+ */
+function decideReserve(prepared: Prepared, message: Reserve, state: RunState, refusable: boolean): Decision {
+  const { holdId, ttlMs } = prepared;
+  const { amountMicro, cap } = message;
+  if (state.holds.has(holdId)) return null;
+  const day = utcDay(state.now);
+  const key = cap ? capKey(cap.minerHotkey, day) : undefined;
+  const spentMicro = key === undefined ? 0n : state.caps.get(key) ?? 0n;
+  const overCap = cap !== undefined && spentMicro + amountMicro > cap.limitMicro;
+  if (overCap || available(state.account) < amountMicro) {
+    if (!refusable) return "short";
+    const refusal = overCap
+      ? spendCapReached({ ...cap, day, spentMicro, amountMicro })
+      : insufficientCredits(amountMicro, available(state.account));
+    return {
+      change: null,
+      reply: () => {
+        throw refusal;
+      },
+    };
+  }
+  const hold: Hold = {
+    id: holdId,
+    amountMicro,
+    createdAtMs: state.now,
+    expiresAtMs: state.now + ttlMs,
+    ...(cap ? { cap: { minerHotkey: cap.minerHotkey, day } } : {}),
+  };
+  state.holds.set(holdId, hold);
+  state.account.heldMicro += amountMicro;
+  if (key !== undefined) state.caps.set(key, spentMicro + amountMicro);
+  const change = { atMs: state.now, addHold: hold, ...(cap ? { capLimitMicro: cap.limitMicro } : {}) };
+  return { change, reply: (): ReserveReply => ({ holdId, amountMicro, expiresAt: isoAt(hold.expiresAtMs) }) };
+}
+
+/** Drops `hold` in memory; its daily counter (when tracked) moves by `charged − amount`. */
+function unhold(state: RunState, hold: Hold, chargedMicro: bigint): void {
+  state.holds.delete(hold.id);
+  state.account.heldMicro -= hold.amountMicro;
+  if (!hold.cap) return;
+  const key = capKey(hold.cap.minerHotkey, hold.cap.day);
+  const spent = state.caps.get(key);
+  if (spent !== undefined) state.caps.set(key, spent + chargedMicro - hold.amountMicro);
+}
+
+function reserveCapKey(message: MoneyMessage, now: number): string[] {
+  return message.type === "reserve" && message.cap ? [capKey(message.cap.minerHotkey, utcDay(now))] : [];
+}
+
+function capKey(minerHotkey: string, day: string): string {
+  return `${minerHotkey}\n${day}`;
+}
+
+function splitCapKey(key: string): [string, string] {
+  const [minerHotkey, day] = key.split("\n");
+  return [minerHotkey!, day!];
+}
