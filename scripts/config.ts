@@ -121,8 +121,10 @@ export const configSchema = z.object({
   FGW_SCORING_INTERVAL_MS: intMs(300_000),
   /** Events one organisation may request fresh runs for per hour (docs/predictions.md "Fresh runs"). */
   FGW_FRESH_RUNS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(100),
-  /** How long an event's stored predictions, once read, answer the customer prediction reads (docs/predictions.md). */
-  FGW_PREDICTIONS_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
+  /** The longest a rendered customer prediction is served from memory (docs/predictions.md "Freshness"). */
+  FGW_PREDICTIONS_CACHE_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
+  /** How often each instance asks storage which events got new predictions (docs/predictions.md "Freshness"). */
+  FGW_PREDICTIONS_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   /** How often the forecast history records each live event's consensus (one point per event and hour). */
   FGW_PREDICTION_SNAPSHOT_MS: intMs(3_600_000),
   /** Forecast history points older than this many days are purged. */

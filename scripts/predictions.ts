@@ -13,6 +13,13 @@ export interface PredictionsWiring {
   /** Queues customers' fresh runs (`requestFresh` of `POST /v1/predictions/query`). */
   freshRuns: FreshRunDesk;
   snapshotJob: PredictionSnapshotJob;
+  /** How often `pollChanges` should run (`FGW_PREDICTIONS_POLL_MS`). */
+  pollMs: number;
+  /**
+   * Forgets the cached predictions of events predicted since the last poll (docs/predictions.md
+   * "Freshness"); a failure is logged once until a poll succeeds again (entries still expire).
+   */
+  pollChanges(): Promise<void>;
 }
 
 export interface PredictionsDeps {
@@ -25,10 +32,12 @@ export interface PredictionsDeps {
   pool: PoolRules;
   clock: Clock;
   log: Logger;
+  /** Told about every failed change poll, logged or not (metrics). */
+  onPollError?: () => void;
 }
 
 /**
- * Wires customer predictions from config (`FGW_PREDICTIONS_CACHE_MS`, `FGW_PREDICTION_SNAPSHOT_MS`,
+ * Wires customer predictions from config (`FGW_PREDICTIONS_CACHE_MS`, `FGW_PREDICTIONS_POLL_MS`, `FGW_PREDICTION_SNAPSHOT_MS`,
  * `FGW_PREDICTION_HISTORY_DAYS`, `FGW_FRESH_RUNS_PER_HOUR`).
  */
 export function createPredictions(config: Config, deps: PredictionsDeps): PredictionsWiring {
@@ -58,5 +67,17 @@ export function createPredictions(config: Config, deps: PredictionsDeps): Predic
     clock,
     log,
   });
-  return { reader, freshRuns, snapshotJob };
+  let failing: string | null = null;
+  const pollChanges = async () => {
+    try {
+      await reader.pollChanges();
+      failing = null;
+    } catch (error) {
+      deps.onPollError?.();
+      if (failing === String(error)) return;
+      failing = String(error);
+      log({ level: "error", msg: "predictions change poll failed", error: failing });
+    }
+  };
+  return { reader, freshRuns, snapshotJob, pollMs: config.FGW_PREDICTIONS_POLL_MS, pollChanges };
 }

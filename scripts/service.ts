@@ -169,6 +169,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     pool: catalog.routes.pool,
     clock,
     log,
+    onPollError: () => metrics.storageError("predictions_cache"),
   });
   const jobs: PeriodicJob[] = [
     catalog.ingestion,
@@ -259,6 +260,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       timers.push(setInterval(() => void metagraph.poll(), config.FGW_VIEW_REFRESH_MS));
       void prices.refreshView();
       timers.push(setInterval(() => void prices.refreshView(), prices.viewRefreshMs));
+      timers.push(setInterval(() => void predictions.pollChanges(), predictions.pollMs));
       timers.push(setInterval(() => actors.sweep(), Math.max(1_000, config.FGW_ACTOR_IDLE_MS / 2)));
       scheduler.start();
     },

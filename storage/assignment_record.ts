@@ -120,6 +120,9 @@ export interface StoredPrediction extends AssignmentIdentity {
  * What the customer consensus reads of a stored prediction (a projection of `StoredPrediction`):
  * who made it, when, its reported probabilities and the validity verdict stored at submission.
  */
+/** How far back `AssignmentStore.eventsPredictedSince` is kept answerable (one hour). */
+export const RECENT_PREDICTIONS_MS = 3_600_000;
+
 export interface PredictionDigest {
   agentPredictionId: string;
   eventId: string;

@@ -168,6 +168,12 @@ export interface AssignmentStore {
    * storage call (PostgreSQL: one query), by `eventId`, then `agentPredictionId`.
    */
   eventDigests(eventIds: readonly string[]): Promise<PredictionDigest[]>;
+  /**
+   * The events (distinct ids, any order) with a prediction whose `predictedAtMs` is at or after
+   * `sinceMs`: what changed, for caches of the predictions (docs/predictions.md "Freshness"). Kept
+   * answerable for at least `RECENT_PREDICTIONS_MS` back.
+   */
+  eventsPredictedSince(sinceMs: number): Promise<string[]>;
   /** Scored predictions in the window, newest resolution first, then by `agentPredictionId`. */
   listScored(options: ListScoredOptions): Promise<StoredPrediction[]>;
   /** How many live (unexpired, unsubmitted) leases the validator holds now. */

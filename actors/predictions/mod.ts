@@ -14,4 +14,5 @@ export * from "./customer_prediction.ts";
 export * from "./forecast_history.ts";
 export * from "./prediction_reader.ts";
 export * from "./prediction_snapshot_job.ts";
-export * from "./digest_cache.ts";
+export * from "./digest_reads.ts";
+export * from "./prediction_cache.ts";

@@ -1,38 +1,37 @@
 import type { CatalogSnapshot } from "../catalog/mod.ts";
 import { type Clock, systemClock } from "../kernel/mod.ts";
-import { DigestCache } from "./digest_cache.ts";
 import type { Leaderboard } from "../scoring/mod.ts";
 import type { AssignmentStore } from "../../storage/assignment_store.ts";
 import type { PredictionDigest } from "../../storage/assignment_record.ts";
 import type { EventRecord } from "../../storage/event_record.ts";
 import { type CustomerPrediction, customerPrediction, type ScoredMiners } from "./customer_prediction.ts";
+import { DigestReads } from "./digest_reads.ts";
+import { type CachedPrediction, PredictionCache } from "./prediction_cache.ts";
+
+/**
+ * How far before the previous poll each poll of the changed events reaches back: covers clocks of
+ * instances that differ by less than this, a prediction committed a moment after its receipt time,
+ * and a read that raced a poll (its entry is forgotten again by the next poll).
+ */
+export const CHANGE_POLL_OVERLAP_MS = 30_000;
 
 export interface PredictionReaderOptions {
   /** The catalog this instance serves (events by id). */
   catalog: { current(): CatalogSnapshot };
-  assignments: Pick<AssignmentStore, "eventDigests">;
+  assignments: Pick<AssignmentStore, "eventDigests" | "eventsPredictedSince">;
   /**
    * The instance's leaderboard (`LeaderboardView`): its neurons are the current (hotkey, uid)
    * registrations of forecasting miners with their score-table scores.
    */
   leaderboard: { current(): Promise<Leaderboard> };
   /**
-   * How long an event's stored predictions, once read, answer `read` from memory
+   * The longest a rendered prediction answers `read` and `json` from memory
    * (`FGW_PREDICTIONS_CACHE_MS`; 0 reads storage every time). `predictionsOf` always reads storage.
    */
   cacheMs?: number;
-  /** Most events whose predictions are kept in memory (default 50,000). */
+  /** Most events whose rendered predictions are kept (default 50,000). */
   maxCachedEvents?: number;
   clock?: Clock;
-}
-
-/** A rendered prediction and what it was rendered from: reused while all three are the same objects. */
-interface Rendered {
-  event: EventRecord;
-  scored: ScoredMiners;
-  prediction: CustomerPrediction;
-  /** `prediction` as JSON, made the first time it is asked for. */
-  json?: string;
 }
 
 /** What `read` found: the predictions of the known ids in the order asked, and the unknown ids. */
@@ -42,24 +41,29 @@ export interface PredictionReads {
 }
 
 /**
- * Reads customer predictions: events from the catalog view, their stored predictions (kept in
- * memory for `cacheMs`; the events a batch lacks read in one storage call), and the scores of the
- * leaderboard view (built at most once a minute). A prediction is computed again only when its
- * event, its stored predictions or the scores changed.
+ * Reads customer predictions: events from the catalog view, the scores of the leaderboard view
+ * (built at most once a minute), and the events' stored predictions — read only for predictions
+ * not in the cache (the events a request lacks in one storage call). A cached prediction answers
+ * while its event and scores are unchanged, until `pollChanges` learns that a prediction was
+ * stored for its event, and for at most `cacheMs` (docs/predictions.md "Freshness").
  */
 export class PredictionReader {
   readonly #options: PredictionReaderOptions;
   readonly #scored = new WeakMap<Leaderboard, ScoredMiners>();
-  readonly #cache: DigestCache;
-  readonly #rendered = new WeakMap<readonly PredictionDigest[], Rendered>();
+  readonly #reads: DigestReads;
+  readonly #cache: PredictionCache;
+  readonly #clock: Clock;
+  #polledAtMs: number | null = null;
+  #lastScored: ScoredMiners | null = null;
 
   constructor(options: PredictionReaderOptions) {
     this.#options = options;
-    this.#cache = new DigestCache({
-      read: (ids) => options.assignments.eventDigests(ids),
+    this.#clock = options.clock ?? systemClock;
+    this.#reads = new DigestReads((ids) => options.assignments.eventDigests(ids));
+    this.#cache = new PredictionCache({
       ttlMs: options.cacheMs ?? 0,
       maxEvents: options.maxCachedEvents ?? 50_000,
-      clock: options.clock ?? systemClock,
+      clock: this.#clock,
     });
   }
 
@@ -78,43 +82,20 @@ export class PredictionReader {
       if (found) events.push(found.event);
       else missing.push(id);
     }
-    if (events.length === 0) return { items: [], missing };
-    const [digests, scored] = await Promise.all([
-      this.#cache.digestsOf(events.map((event) => event.id)),
-      this.#scoredMiners(),
-    ]);
-    const items = events.map((event) => this.#render(event, digests.get(event.id)!, scored));
-    return { items, missing };
+    const entries = await this.#entries(events);
+    return { items: entries.map((entry) => entry.prediction), missing };
   }
 
   /**
-   * The prediction of event `id` as JSON (the single-event read): written out once per rendering,
-   * however often it is read. Undefined when the event is unknown.
+   * The prediction of event `id` as JSON (the single-event read), written out once per rendering
+   * however often it is read; undefined when the event is unknown.
    */
   async json(id: string): Promise<string | undefined> {
     const event = this.event(id);
     if (!event) return undefined;
-    const [digests, scored] = await Promise.all([this.#cache.digestsOf([id]), this.#scoredMiners()]);
-    const rendered = this.#rendering(event, digests.get(id)!, scored);
-    rendered.json ??= JSON.stringify(rendered.prediction);
-    return rendered.json;
-  }
-
-  #render(
-    event: EventRecord,
-    digests: readonly PredictionDigest[],
-    scored: ScoredMiners,
-  ): CustomerPrediction {
-    return this.#rendering(event, digests, scored).prediction;
-  }
-
-  /** The prediction of `event`, reused when it was last rendered from the same three objects. */
-  #rendering(event: EventRecord, digests: readonly PredictionDigest[], scored: ScoredMiners): Rendered {
-    const last = this.#rendered.get(digests);
-    if (last && last.event === event && last.scored === scored) return last;
-    const rendered: Rendered = { event, scored, prediction: customerPrediction(event, digests, scored) };
-    this.#rendered.set(digests, rendered);
-    return rendered;
+    const [entry] = await this.#entries([event]);
+    entry!.json ??= JSON.stringify(entry!.prediction);
+    return entry!.json;
   }
 
   /** The predictions of `events`, in their order, from storage (never the cache): one `eventDigests` call. */
@@ -128,16 +109,60 @@ export class PredictionReader {
     return events.map((event) => customerPrediction(event, byEvent.get(event.id) ?? [], scored));
   }
 
+  /**
+   * Forgets the cached predictions of the events predicted since the previous poll (less
+   * `CHANGE_POLL_OVERLAP_MS`): one storage call. The service runs it every `FGW_PREDICTIONS_POLL_MS`.
+   */
+  async pollChanges(): Promise<number> {
+    const startedAtMs = this.#clock();
+    const sinceMs = (this.#polledAtMs ?? startedAtMs) - CHANGE_POLL_OVERLAP_MS;
+    const changed = await this.#options.assignments.eventsPredictedSince(sinceMs);
+    this.#cache.invalidate(changed);
+    this.#polledAtMs = startedAtMs;
+    return changed.length;
+  }
+
+  /** The cache entries of `events`, rendering (after one storage read) those it lacks. */
+  async #entries(events: readonly EventRecord[]): Promise<CachedPrediction[]> {
+    if (events.length === 0) return [];
+    const scored = await this.#scoredMiners();
+    const entries = events.map((event) => this.#cache.get(event, scored));
+    const lacking = events.filter((_, index) => !entries[index]);
+    if (lacking.length === 0) return entries as CachedPrediction[];
+    const digests = await this.#reads.digestsOf(lacking.map((event) => event.id));
+    return events.map((event, index) => {
+      const kept = entries[index];
+      if (kept) return kept;
+      const entry = { event, scored, prediction: customerPrediction(event, digests.get(event.id)!, scored) };
+      this.#cache.set(entry);
+      return entry;
+    });
+  }
+
+  /**
+   * The board's registrations and scores. A board rebuilt with the same ones (the view rebuilds it
+   * every minute) gives the same object as before, so the cached predictions stay valid.
+   */
   async #scoredMiners(): Promise<ScoredMiners> {
     const board = await this.#options.leaderboard.current();
     let scored = this.#scored.get(board);
     if (!scored) {
-      scored = {
+      const built = {
         miners: board.neurons.map((n) => ({ hotkey: n.hotkey, uid: n.uid, score: n.scoring.score })),
         computedAt: board.scoringMeta.computedAt,
       };
+      scored = this.#lastScored && sameScores(this.#lastScored, built) ? this.#lastScored : built;
       this.#scored.set(board, scored);
+      this.#lastScored = scored;
     }
     return scored;
   }
+}
+
+function sameScores(a: ScoredMiners, b: ScoredMiners): boolean {
+  return a.computedAt === b.computedAt && a.miners.length === b.miners.length &&
+    a.miners.every((m, i) => {
+      const other = b.miners[i]!;
+      return m.hotkey === other.hotkey && m.uid === other.uid && m.score === other.score;
+    });
 }

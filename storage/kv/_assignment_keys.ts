@@ -1,4 +1,4 @@
-import type { Assignment, StoredPrediction } from "../assignment_record.ts";
+import { type Assignment, RECENT_PREDICTIONS_MS, type StoredPrediction } from "../assignment_record.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
 
 /**
@@ -156,9 +156,18 @@ export function writeMiner(op: Deno.AtomicOperation, miner: MinerEntry, previous
 }
 
 /** Adds to `op` the writes of a prediction (and its by-event copy, and its scored copy once scored). */
+/** The recent-predictions index: event id by (predictedAtMs, id), expiring after `RECENT_PREDICTIONS_MS`. */
+export function recentPredictionKey(predictedAtMs: number, id: string): Deno.KvKey {
+  return ["pred_recent", predictedAtMs, id];
+}
+
 export function writePrediction(op: Deno.AtomicOperation, prediction: StoredPrediction): void {
   const id = prediction.agentPredictionId;
   op.set(predictionKey(id), prediction).set(eventPredictionKey(prediction.eventId, id), prediction);
+  // Expiry counts from this write (a rewrite when scored only extends it), never before predictedAt + the period.
+  op.set(recentPredictionKey(prediction.predictedAtMs, id), prediction.eventId, {
+    expireIn: RECENT_PREDICTIONS_MS,
+  });
   if (prediction.scored) op.set(scoredKey(prediction.scored.resolvedAtMs, id), prediction);
 }
 

@@ -126,6 +126,13 @@ export class KvAssignmentStore implements AssignmentStore {
     return perEvent.flat();
   }
 
+  async eventsPredictedSince(sinceMs: number): Promise<string[]> {
+    const events = new Set<string>();
+    const selector = { prefix: ["pred_recent"], start: ["pred_recent", sinceMs] };
+    for await (const entry of this.#kv.list<string>(selector, { batchSize: 500 })) events.add(entry.value);
+    return [...events];
+  }
+
   async listScored(options: ListScoredOptions): Promise<StoredPrediction[]> {
     const { after, miners, limit } = options;
     const prefix = ["pred_scored"];

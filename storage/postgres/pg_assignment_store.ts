@@ -211,6 +211,12 @@ export class PgAssignmentStore implements AssignmentStore {
     return rows.map(toDigest);
   }
 
+  async eventsPredictedSince(sinceMs: number): Promise<string[]> {
+    const rows = await this.#sql<{ event_id: string }[]>`
+      SELECT DISTINCT event_id FROM predictions WHERE predicted_at_ms >= ${sinceMs}`;
+    return rows.map((row) => row.event_id);
+  }
+
   async listScored(options: ListScoredOptions): Promise<StoredPrediction[]> {
     const sql = this.#sql;
     const { after, miners } = options;

@@ -42,3 +42,30 @@ adapterTest(
     assert.deepEqual(await storage.assignments.eventDigests([e1!]), []);
   },
 );
+
+adapterTest(
+  "eventsPredictedSince names each event with a prediction received at or after the time",
+  async ({ storage }) => {
+    const { events, targets } = await seedQueue(storage, { miners: 2, events: 3 });
+    await claimAll(storage.assignments, "5Validator");
+    const at = (n: number) => Date.UTC(2026, 10, 21, 6) + n * 60_000;
+    const [e0, e1, e2] = events.map((event) => event.id);
+    const plan: [string, number][] = [[e0!, 0], [e0!, 5], [e1!, 10]];
+    const submittedIds = new Set<string>();
+    for (const [eventId, minutes] of plan) {
+      const target = targets.find((t) => t.eventId === eventId && !submittedIds.has(idOf(t)))!;
+      submittedIds.add(idOf(target));
+      await storage.assignments.submit(idOf(target), {
+        ...submission("5Validator"),
+        receivedAtMs: at(minutes),
+      });
+    }
+    const sorted = async (sinceMs: number) =>
+      (await storage.assignments.eventsPredictedSince(sinceMs)).sort();
+    assert.deepEqual(await sorted(at(0)), [e0, e1].sort(), "each event once");
+    assert.deepEqual(await sorted(at(5)), [e0, e1].sort(), "at the time counts");
+    assert.deepEqual(await sorted(at(6)), [e1]);
+    assert.deepEqual(await sorted(at(11)), []);
+    assert.equal((await sorted(0)).includes(e2!), false, "an event nobody predicted is never named");
+  },
+);
