@@ -54,6 +54,7 @@ export function createPredictions(config: Config, deps: PredictionsDeps): Predic
     history: deps.storage.forecastHistory,
     intervalMs: config.FGW_PREDICTION_SNAPSHOT_MS,
     retentionDays: config.FGW_PREDICTION_HISTORY_DAYS,
+    clock: deps.clock,
   });
   const { storage, clock, log } = deps;
   const freshRuns = new FreshRunDesk({

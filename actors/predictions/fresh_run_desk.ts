@@ -12,6 +12,9 @@ import type { AssignmentStore } from "../../storage/assignment_store.ts";
 import type { FreshRunReservation, FreshRunStore } from "../../storage/fresh_run_store.ts";
 import type { FreshRunOutcome, FreshRunRequester } from "./fresh_runs.ts";
 
+/** How long a list of eligible miners found is reused (see `#eligibleMiners`). */
+export const ELIGIBILITY_TTL_MS = 10_000;
+
 /** The window of both fresh-run limits: one hour. */
 export const FRESH_RUN_WINDOW_MS = 3_600_000;
 
@@ -42,6 +45,7 @@ export interface FreshRunDeskOptions {
  */
 export class FreshRunDesk implements FreshRunRequester {
   readonly #options: FreshRunDeskOptions;
+  #eligible: { metagraph: object; atMs: number; miners: Promise<EligibleMiner[]> } | null = null;
 
   constructor(options: FreshRunDeskOptions) {
     this.#options = options;
@@ -83,9 +87,27 @@ export class FreshRunDesk implements FreshRunRequester {
     return new Map(pool.filter((item) => wanted.has(item.event.id)).map((item) => [item.event.id, item]));
   }
 
-  async #eligibleMiners(): Promise<EligibleMiner[]> {
+  /**
+   * The eligible miners: about two storage reads per neuron, so a list found is reused for
+   * `ELIGIBILITY_TTL_MS` while the metagraph is the same, and concurrent requests share one
+   * look-up. An empty list is not kept (a miner that just became eligible is seen at once). A
+   * miner deregistered within the reuse gets the fresh round too; the assignment sync retires
+   * its unleased work at its next pass (docs/predictions.md "Fresh runs").
+   */
+  #eligibleMiners(): Promise<EligibleMiner[]> {
     const metagraph = this.#options.metagraph.metagraph;
-    return metagraph ? await eligibleMiners(metagraph, this.#options.eligibility) : [];
+    if (!metagraph) return Promise.resolve([]);
+    const now = this.#options.clock();
+    const kept = this.#eligible;
+    if (kept && kept.metagraph === metagraph && now - kept.atMs < ELIGIBILITY_TTL_MS) return kept.miners;
+    const miners = eligibleMiners(metagraph, this.#options.eligibility);
+    this.#eligible = { metagraph, atMs: now, miners };
+    miners.then((found) => {
+      if (found.length === 0 && this.#eligible?.miners === miners) this.#eligible = null;
+    }, () => {
+      if (this.#eligible?.miners === miners) this.#eligible = null;
+    });
+    return miners;
   }
 
   #logQueued(orgId: string, decided: Map<string, FreshRunOutcome>, assignments: number): void {

@@ -1,4 +1,5 @@
 import type { JobRun, PeriodicJob } from "../runtime/mod.ts";
+import { type Clock, systemClock } from "../kernel/mod.ts";
 import type { CatalogSnapshot } from "../catalog/mod.ts";
 import type { ForecastHistoryStore, ForecastPoint } from "../../storage/forecast_history_store.ts";
 import type { EventRecord } from "../../storage/event_record.ts";
@@ -8,6 +9,11 @@ import type { CustomerPrediction } from "./customer_prediction.ts";
 export const PREDICTION_SNAPSHOT_JOB = "prediction-snapshot";
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+/** How long after an hour starts the aligned run comes (clear of the boundary and of clock skew). */
+const AFTER_HOUR_MS = 5_000;
+/** The next try when the catalog had no live event yet (at boot, before the first ingestion). */
+const RETRY_EMPTY_MS = 60_000;
 /** Events read per `predictionsOf` call (one storage call each). */
 const EVENTS_PER_READ = 100;
 
@@ -17,8 +23,9 @@ export interface PredictionSnapshotJobOptions {
   /** `PredictionReader.predictionsOf`: the consensus of events, as the endpoints serve it. */
   predictionsOf(events: readonly EventRecord[]): Promise<CustomerPrediction[]>;
   history: ForecastHistoryStore;
-  /** `FGW_PREDICTION_SNAPSHOT_MS`. */
+  /** `FGW_PREDICTION_SNAPSHOT_MS`: the longest time between runs. */
   intervalMs: number;
+  clock?: Clock;
   /** `FGW_PREDICTION_HISTORY_DAYS`: points older than this are purged. */
   retentionDays: number;
 }
@@ -41,32 +48,48 @@ function pointOf(prediction: CustomerPrediction, atMs: number): ForecastPoint {
 /**
  * Records each live event's consensus and market prices as a point of the forecast history, then
  * purges the points older than the retention. Idempotent: a point is keyed by (event, UTC hour), so
- * a re-run within the hour writes nothing new.
+ * a re-run within the hour writes nothing new. The next run comes at the start of the next UTC hour
+ * (a few seconds in) when that is sooner than `intervalMs`, so runs do not drift by their own
+ * length and no hour is skipped; a run that found no live event (the catalog not ingested yet)
+ * tries again within a minute.
  */
 export class PredictionSnapshotJob implements PeriodicJob {
   readonly name = PREDICTION_SNAPSHOT_JOB;
   readonly #options: PredictionSnapshotJobOptions;
+  /** The time to the next run, planned by the last run. */
+  #nextMs: number | null = null;
 
   constructor(options: PredictionSnapshotJobOptions) {
     this.#options = options;
   }
 
   intervalMs(): number {
-    return this.#options.intervalMs;
+    return this.#nextMs ?? this.#options.intervalMs;
   }
 
   async run(nowMs: number, run: JobRun): Promise<void> {
-    const { catalog, history } = this.#options;
+    const live = await this.#liveEvents(nowMs);
+    await this.#record(live, nowMs, run);
+    await this.#options.history.purgeBefore(nowMs - this.#options.retentionDays * DAY_MS);
+    const endMs = (this.#options.clock ?? systemClock)();
+    const untilNextHour = HOUR_MS - (endMs % HOUR_MS) + AFTER_HOUR_MS;
+    const planned = Math.min(this.#options.intervalMs, untilNextHour);
+    this.#nextMs = live.length === 0 ? Math.min(planned, RETRY_EMPTY_MS) : planned;
+  }
+
+  async #liveEvents(nowMs: number): Promise<EventRecord[]> {
+    const { catalog } = this.#options;
     await catalog.refresh();
-    if (!catalog.loaded) return;
-    const live = catalog.current().sorted("endDate").map((item) => item.event).filter((e) =>
-      isLive(e, nowMs)
-    );
+    if (!catalog.loaded) return [];
+    return catalog.current().sorted("endDate").map((item) => item.event).filter((e) => isLive(e, nowMs));
+  }
+
+  async #record(live: readonly EventRecord[], nowMs: number, run: JobRun): Promise<void> {
+    const { history } = this.#options;
     for (let start = 0; start < live.length; start += EVENTS_PER_READ) {
       run.signal.throwIfAborted();
       const predictions = await this.#options.predictionsOf(live.slice(start, start + EVENTS_PER_READ));
       await history.putPoints(predictions.map((prediction) => pointOf(prediction, nowMs)));
     }
-    await history.purgeBefore(nowMs - this.#options.retentionDays * DAY_MS);
   }
 }

@@ -7,6 +7,7 @@ import { type ApiKeyAccess, apiKeyAuth } from "../middleware/api_key_auth.ts";
 import { keyOrSignature, type SignatureAccess } from "../middleware/key_or_signature.ts";
 import { STATUS_OF } from "../middleware/error_handler.ts";
 import { DEFAULT_JSON_BODY_BYTES, jsonBodyGate } from "../middleware/json_body.ts";
+import { noQueryParameters } from "./validation.ts";
 import { ERROR_MEANING, ErrorBody, HEADER, headerRef, SECURITY } from "./openapi_components.ts";
 import { invalidInput, singleValuedQuery } from "./validation.ts";
 
@@ -127,6 +128,7 @@ export function defineRoute<const R extends RouteDeclaration>(declaration: R): D
     ...auth.before,
     ...(body ? jsonBodyGate(maxBodyBytes) : []),
     ...auth.after,
+    ...(route.request?.query || access === "probe" ? [] : [noQueryParameters]),
     ...asArray(route.middleware),
   ];
   const codes = new Set([...impliedErrors(access, route.request), ...errors]);
@@ -184,7 +186,7 @@ function impliedErrors(access: Access, request: RouteConfig["request"]): ErrorCo
   if (isKeyAccess(access)) codes.push("unauthenticated", "wrong_auth_scheme", "insufficient_scope");
   if (isKeyAccess(access)) codes.push(...ASKS_ACTOR);
   codes.push(...signatureOf(access)?.errors ?? []);
-  if (request?.query) codes.push("invalid_request");
+  if (request?.query || access !== "probe") codes.push("invalid_request");
   if (request?.params) codes.push("not_found");
   if (request?.body) codes.push("invalid_request", "unsupported_media_type", "payload_too_large");
   return codes;

@@ -1,3 +1,4 @@
+import type { MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { ServiceError } from "../../actors/kernel/mod.ts";
 
@@ -34,6 +35,21 @@ export function singleValuedQuery(queries: Record<string, string[]>): Record<str
   }
   return Object.fromEntries(Object.entries(queries).map(([name, values]) => [name, values[0] ?? ""]));
 }
+
+/**
+ * Middleware of a route that takes no query parameters: a request with any answers 400 naming
+ * each (docs/conventions.md: an unknown query parameter is refused, never ignored).
+ */
+export const noQueryParameters: MiddlewareHandler = (c, next) => {
+  const at = c.req.url.indexOf("?");
+  if (at === -1 || at === c.req.url.length - 1) return next();
+  const names = [...new Set(new URLSearchParams(c.req.url.slice(at + 1)).keys())];
+  const fields = names.map((name) => ({
+    field: name,
+    problem: `Unknown field "${name}": this route takes no query parameters`,
+  }));
+  throw new ServiceError("invalid_request", "Invalid query parameters", { details: { fields } });
+};
 
 /** What free text may not contain, each with the problem a 400 names (first match wins). */
 const REFUSED_IN_FREE_TEXT: readonly [RegExp, string][] = [

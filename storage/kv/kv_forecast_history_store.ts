@@ -36,6 +36,9 @@ async function sumConcurrently<T>(items: readonly T[], task: (item: T) => Promis
  * The forecast history in Deno KV: each point at `["fch", eventId, hour]`, written only when that
  * key is absent (a versionstamp check), with a copy of its key under `["fch_at", atMs, eventId]`.
  */
+/** Points deleted per page of `purgeBefore`. */
+const PURGE_PAGE = 500;
+
 export class KvForecastHistoryStore implements ForecastHistoryStore {
   readonly #kv: Deno.Kv;
 
@@ -61,15 +64,20 @@ export class KvForecastHistoryStore implements ForecastHistoryStore {
     return out;
   }
 
+  /** Deletes in pages of `PURGE_PAGE` points, so a large backlog is never held in memory at once. */
   async purgeBefore(beforeMs: number): Promise<number> {
-    const old: { atMs: number; eventId: string; hourMs: number }[] = [];
     const selector = { start: ["fch_at"], end: ["fch_at", beforeMs] };
-    for await (const entry of this.#kv.list<number>(selector, { batchSize: 500 })) {
-      old.push({ atMs: entry.key[1] as number, eventId: entry.key[2] as string, hourMs: entry.value });
+    let purged = 0;
+    for (;;) {
+      const page: { atMs: number; eventId: string; hourMs: number }[] = [];
+      for await (const entry of this.#kv.list<number>(selector, { limit: PURGE_PAGE })) {
+        page.push({ atMs: entry.key[1] as number, eventId: entry.key[2] as string, hourMs: entry.value });
+      }
+      if (page.length === 0) return purged;
+      purged += await sumConcurrently(page, async ({ atMs, eventId, hourMs }) => {
+        await this.#kv.atomic().delete(pointKey(eventId, hourMs)).delete(takenKey(atMs, eventId)).commit();
+        return 1;
+      });
     }
-    return await sumConcurrently(old, async ({ atMs, eventId, hourMs }) => {
-      await this.#kv.atomic().delete(pointKey(eventId, hourMs)).delete(takenKey(atMs, eventId)).commit();
-      return 1;
-    });
   }
 }

@@ -4,7 +4,9 @@
  * hourly limits under concurrent requests on two service instances sharing one store.
  */
 import assert from "node:assert/strict";
-import type { FreshRunOutcome } from "../../actors/predictions/mod.ts";
+import { ELIGIBILITY_TTL_MS, type FreshRunOutcome } from "../../actors/predictions/mod.ts";
+import { openKvStorage } from "../../storage/kv/kv_storage.ts";
+import { overriding } from "../support/access.ts";
 import { agentPredictionId } from "../../storage/assignment_record.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { adapterTest } from "../support/adapters.ts";
@@ -207,3 +209,34 @@ adapterTest(
     }
   },
 );
+
+Deno.test("concurrent fresh-run requests share one eligibility look-up, and it is reused for a while", async () => {
+  const real = await openKvStorage(":memory:");
+  let lookups = 0;
+  const orgs = overriding(real.orgs, {
+    minerRegistration: (hotkey: string) => {
+      lookups++;
+      return real.orgs.minerRegistration(hotkey);
+    },
+  });
+  const loop = await openLoop({ validators: [VALIDATOR], miners: 3, events: 4, storage: { ...real, orgs } });
+  try {
+    const ids = loop.events.map((event) => event.id);
+    const neurons = loop.source.current.neurons.length;
+    lookups = 0;
+    const desk = loop.service.predictions.freshRuns;
+    await Promise.all(ids.map((id) => desk.request(`org_${id}`, [id])));
+    assert.ok(
+      lookups <= neurons,
+      `${lookups} registration reads for ${ids.length} requests (${neurons} neurons)`,
+    );
+    const before = lookups;
+    await desk.request("org_again", [ids[0]!]);
+    assert.equal(lookups, before, "the list found is reused");
+    loop.service.clock.advance(ELIGIBILITY_TTL_MS + 1);
+    await desk.request("org_later", [ids[1]!]);
+    assert.ok(lookups > before, "looked up again once the reuse is over");
+  } finally {
+    await loop.service.close();
+  }
+});

@@ -112,3 +112,20 @@ adapterTest(
     assert.deepEqual(all.map((p) => p.atMs), [NOW - 6 * DAY, NOW], "the 8-day-old point is purged");
   },
 );
+
+adapterTest(
+  "the next snapshot comes a few seconds into the next UTC hour, or within a minute when nothing was live",
+  async ({ storage }) => {
+    const { service } = await predictionWorld(storage);
+    await using _ = service;
+    const job = service.predictions.snapshotJob;
+    const hourStart = Math.floor(NOW / HOUR) * HOUR;
+    service.clock.set(hourStart + 10 * 60_000 + 2_000); // the run ended 10 min 2 s into the hour
+    await snapshot(service, hourStart + 10 * 60_000);
+    assert.equal(job.intervalMs(), 50 * 60_000 - 2_000 + 5_000, "aligned to the next hour, not drifting");
+    const later = NOW + 400 * HOUR; // every event has ended: nothing live
+    service.clock.set(later);
+    await snapshot(service, later);
+    assert.ok(job.intervalMs() <= 60_000, `retried within a minute (${job.intervalMs()} ms)`);
+  },
+);

@@ -51,3 +51,13 @@ adapterTest("a purge deletes the points taken before the cutoff, and only them",
   ]);
   assert.equal(await history.putPoints([point("ev-1", T0 + 20)]), 1, "its hour is free again");
 });
+
+adapterTest("a purge of more points than one page deletes them all", async ({ storage }) => {
+  const history = storage.forecastHistory;
+  const old = Array.from({ length: 1_203 }, (_, i) => point(`ev-${i}`, T0 + i));
+  assert.equal(await history.putPoints(old), 1_203);
+  await history.putPoints([point("ev-keep", T0 + 2 * HOUR)]);
+  assert.equal(await history.purgeBefore(T0 + HOUR), 1_203);
+  assert.deepEqual(await history.listPoints("ev-0", { fromMs: 0, toMs: T0 + HOUR }), []);
+  assert.equal((await history.listPoints("ev-keep", { fromMs: 0, toMs: T0 + 3 * HOUR })).length, 1);
+});
