@@ -93,6 +93,11 @@ export interface MarkScoredOptions {
   resolution: ScoredResolution;
 }
 
+/** Predictions marked with one resolution (one event's predictions). */
+export interface ScoredMarks extends MarkScoredOptions {
+  agentPredictionIds: readonly string[];
+}
+
 /** Keyset position in `listScored`: the last row of the previous page. */
 export interface ScoredCursor {
   resolvedAtMs: number;
@@ -152,17 +157,24 @@ export interface AssignmentStore {
   /** Records the resolution a submitted prediction was scored against; false when already scored. Throws `not_found` without a prediction. */
   markScored(agentPredictionId: string, options: MarkScoredOptions): Promise<boolean>;
   /**
-   * `markScored` of every id (one resolution for all: one event's predictions), in as few round
-   * trips as the adapter can; returns how many were newly marked. Ids already scored, or without a
-   * prediction, are left alone.
+   * `markScored` of every id of every group (each group with its own resolution: one event's
+   * predictions), in as few round trips as the adapter can (PostgreSQL: one statement); returns
+   * how many were newly marked. Ids already scored, or without a prediction, are left alone.
    */
-  markScoredMany(agentPredictionIds: readonly string[], options: MarkScoredOptions): Promise<number>;
+  markScoredMany(groups: readonly ScoredMarks[]): Promise<number>;
   get(agentPredictionId: string): Promise<Assignment | null>;
   getPrediction(agentPredictionId: string): Promise<StoredPrediction | null>;
   /** The reasoning trace stored with the prediction, as submitted. */
   getTrace(agentPredictionId: string): Promise<unknown | null>;
   /** Predictions of one event (for scoring), in `agentPredictionId` order. */
   listEventPredictions(eventId: string, options: ListEventOptions): Promise<StoredPrediction[]>;
+  /**
+   * Every prediction of `eventIds` (distinct ids; unknown ones have none), in one storage call
+   * (PostgreSQL: one query), by `eventId`, then `agentPredictionId`: the scoring job's batch read.
+   */
+  listPredictionsOfEvents(eventIds: readonly string[]): Promise<StoredPrediction[]>;
+  /** Those of `eventIds` (distinct, any order) with a prediction not yet marked scored; one storage call. */
+  eventsWithUnscored(eventIds: readonly string[]): Promise<string[]>;
   /**
    * The digests of every prediction of `eventIds` (distinct ids; unknown ones have none), in one
    * storage call (PostgreSQL: one query), by `eventId`, then `agentPredictionId`.

@@ -128,6 +128,12 @@ export interface MinerWindow {
   resolvedUntilMs: number;
 }
 
+/** One event's scoring to record: its record and all its prediction rows. */
+export interface ScoredEventWrite {
+  event: ScoredEventRecord;
+  predictions: readonly ScoredPredictionRecord[];
+}
+
 /**
  * Port for what the scoring job computes: each scored event with the scored values of its
  * predictions, and the per-miner score table. Every write carries the scoring job's fence and is
@@ -135,17 +141,20 @@ export interface MinerWindow {
  */
 export interface ScoreStore {
   /**
-   * Records the scoring of one event: its record, and its prediction rows replacing any stored
-   * before (so a counted flag can move to a later prediction). The event record is written last:
-   * a reader sees the event once all its rows are stored.
+   * Records the scoring of a batch of events (distinct ids): each event's record, and its
+   * prediction rows replacing any stored before (so a counted flag can move to a later
+   * prediction); what did not change is not rewritten. An event's record is written after its
+   * rows: a reader sees the event once all its rows are stored (PostgreSQL: the whole batch is one
+   * transaction; Deno KV: fenced commits of bounded size, each event's rows before its record).
    */
-  putEventFenced(
-    event: ScoredEventRecord,
-    options: { predictions: readonly ScoredPredictionRecord[]; fence: Fence },
-  ): Promise<boolean>;
+  putEventsFenced(events: readonly ScoredEventWrite[], options: { fence: Fence }): Promise<boolean>;
   getEvent(eventId: string): Promise<ScoredEventRecord | null>;
+  /** The stored records of `eventIds` (distinct; unknown ones have none), any order, in one storage call. */
+  getEvents(eventIds: readonly string[]): Promise<ScoredEventRecord[]>;
   /** The event's rows (only the counted ones with `countedOnly`), by `agentPredictionId`. */
   eventPredictions(eventId: string, options?: { countedOnly?: boolean }): Promise<ScoredPredictionRecord[]>;
+  /** Every row of `eventIds` (distinct ids), by `eventId`, then `agentPredictionId`, in one storage call. */
+  predictionsOfEvents(eventIds: readonly string[]): Promise<ScoredPredictionRecord[]>;
   /** Scored events, newest resolution first, then by event id. */
   listEvents(options: ListScoredEventsOptions): Promise<ScoredEventRecord[]>;
   /** The counted rows of one (hotkey, uid) on events resolved in the window, by (resolvedAtMs, eventId). */

@@ -1,23 +1,26 @@
 /**
  * The scoring job's first step: the settled events to look at (the event feed since the last run,
- * and events still open to late submissions), and the scoring of one event's stored predictions.
+ * and events still open to late submissions), and the settlement each is scored against.
  */
 import { isDeepStrictEqual } from "node:util";
-import type { Fence } from "../runtime/mod.ts";
 import type { EventStore } from "../../storage/event_store.ts";
 import type { EventRecord, StoredEvent } from "../../storage/event_record.ts";
 import type { AssignmentStore } from "../../storage/assignment_store.ts";
-import type { StoredPrediction } from "../../storage/assignment_record.ts";
 import type { ScoredEventRecord, ScoreStore } from "../../storage/score_store.ts";
 import type { ScoringProgress } from "./_scoring_progress.ts";
-import { type FinalResolution, scoreStoredEvent } from "./stored_scoring.ts";
+import type { FinalResolution } from "./stored_scoring.ts";
 
 const FEED_PAGE = 1_000;
-const PREDICTION_PAGE = 1_000;
+
+/** What the scoring job uses of the assignment store. */
+export type ScoringAssignments = Pick<
+  AssignmentStore,
+  "listPredictionsOfEvents" | "eventsWithUnscored" | "markScoredMany"
+>;
 
 export interface EventPassDeps {
   events: EventStore;
-  assignments: Pick<AssignmentStore, "listEventPredictions" | "markScoredMany">;
+  assignments: ScoringAssignments;
   scores: ScoreStore;
   /** How long after an event settled a submission may still arrive (lease + grace). */
   lateSubmissionMs: number;
@@ -74,21 +77,8 @@ export async function settledEvents(
   return { events, next: { feed: last, watch } };
 }
 
-async function allPredictions(deps: EventPassDeps, eventId: string): Promise<StoredPrediction[]> {
-  const all: StoredPrediction[] = [];
-  for (;;) {
-    const after = all.at(-1)?.agentPredictionId;
-    const page = await deps.assignments.listEventPredictions(eventId, {
-      limit: PREDICTION_PAGE,
-      ...(after === undefined ? {} : { after }),
-    });
-    all.push(...page);
-    if (page.length < PREDICTION_PAGE) return all;
-  }
-}
-
 /** The event's own settlement, unless a stored one disagrees: a settled resolution is final. */
-function finalResolution(
+export function finalResolution(
   deps: EventPassDeps,
   event: EventRecord,
   stored: ScoredEventRecord | null,
@@ -101,40 +91,4 @@ function finalResolution(
   const kept = { winningOutcomeId: stored.winningOutcomeId, resolvedAtMs: stored.resolvedAtMs };
   if (!isDeepStrictEqual(own, kept)) deps.onSettlementContradicted(event.id, { kept, reported: own });
   return kept;
-}
-
-/**
- * Scores the stored predictions of a resolved event (against its final resolution), stores the
- * event and its rows unless they are unchanged (the stored `scoredAt` is kept then), and marks
- * every prediction not yet marked as scored.
- */
-export async function scoreOneEvent(
-  deps: EventPassDeps,
-  event: EventRecord,
-  options: { nowMs: number; fence: Fence },
-): Promise<EventOutcome> {
-  const stored = await deps.scores.getEvent(event.id);
-  const resolution = finalResolution(deps, event, stored);
-  const predictions = await allPredictions(deps, event.id);
-  if (predictions.length === 0) return "no_predictions";
-  const { record, rows } = scoreStoredEvent(event, predictions, { resolution, scoredAtMs: options.nowMs });
-  const unchanged = stored !== null &&
-    isDeepStrictEqual({ ...stored, scoredAtMs: 0 }, { ...record, scoredAtMs: 0 }) &&
-    isDeepStrictEqual(await deps.scores.eventPredictions(event.id), rows);
-  if (!unchanged && !await deps.scores.putEventFenced(record, { predictions: rows, fence: options.fence })) {
-    return "fenced";
-  }
-  const marked = {
-    resolvedOutcomeId: resolution.winningOutcomeId,
-    finalOutcomePrices: event.resolution.finalOutcomePrices,
-  };
-  const unmarked = predictions.filter((p) => p.scored === null).map((p) => p.agentPredictionId);
-  for (let start = 0; start < unmarked.length; start += PREDICTION_PAGE) {
-    await deps.assignments.markScoredMany(unmarked.slice(start, start + PREDICTION_PAGE), {
-      scoredAtMs: options.nowMs,
-      resolvedAtMs: resolution.resolvedAtMs,
-      resolution: { resolutionStatus: "resolved", ...marked },
-    });
-  }
-  return unchanged ? "unchanged" : "scored";
 }

@@ -2,24 +2,24 @@ import { isDeepStrictEqual } from "node:util";
 import type { Logger } from "../kernel/mod.ts";
 import type { JobRun, PeriodicJob } from "../runtime/mod.ts";
 import type { EventStore } from "../../storage/event_store.ts";
-import type { AssignmentStore } from "../../storage/assignment_store.ts";
 import type { MetagraphStore } from "../../storage/metagraph_store.ts";
 import type { ScoreStore } from "../../storage/score_store.ts";
 import type { SettingStore } from "../../storage/setting_store.ts";
 import { decodeProgress, encodeProgress, PROGRESS_SETTING } from "./_scoring_progress.ts";
-import { type EventOutcome, type EventPassDeps, scoreOneEvent, settledEvents } from "./_event_pass.ts";
+import { type EventPassDeps, type ScoringAssignments, settledEvents } from "./_event_pass.ts";
+import { EVENTS_PER_BATCH, noOutcomes, type OutcomeCounts, scoreEventBatch } from "./_event_batch.ts";
 import { computeScoreTable } from "./_table_pass.ts";
 import type { FinalResolution } from "./stored_scoring.ts";
 
-/** Events scored at once (their storage round trips overlap). */
-const EVENT_CONCURRENCY = 8;
+/** Batches of events scored at once (one's storage round trips overlap another's scoring). */
+const BATCH_CONCURRENCY = 2;
 
 /** The scheduler's name of the job, and of its storage lease. */
 export const SCORING_JOB = "scoring";
 
 export interface ScoringJobOptions {
   events: EventStore;
-  assignments: Pick<AssignmentStore, "listEventPredictions" | "markScoredMany">;
+  assignments: ScoringAssignments;
   scores: ScoreStore;
   settings: SettingStore;
   metagraph: MetagraphStore;
@@ -38,6 +38,10 @@ export interface ScoringJobOptions {
   onSettlementContradicted?: (eventId: string) => void;
   /** After each run that completed (the service refreshes what it serves from the table). */
   afterRun?: () => Promise<unknown>;
+}
+
+function add(counts: OutcomeCounts, more: OutcomeCounts): void {
+  for (const key of Object.keys(counts) as (keyof OutcomeCounts)[]) counts[key] += more[key];
 }
 
 /** `floor(now / interval) × interval` (SCORING.md "When a run computes"). */
@@ -71,16 +75,17 @@ export class ScoringJob implements PeriodicJob {
     const progress = decodeProgress(stored);
     const deps = this.#eventDeps();
     const { events, next } = await settledEvents(deps, progress, nowMs);
-    const counts: Record<EventOutcome, number> = { scored: 0, unchanged: 0, no_predictions: 0, fenced: 0 };
-    // Events are independent: a few at once, so round trips overlap. A fenced write stops the rest.
+    const counts = noOutcomes();
+    // Batches are independent: two at once, so round trips overlap. A fenced write stops the rest.
     let taken = 0;
     const worker = async () => {
       while (taken < events.length && !signal.aborted && counts.fenced === 0) {
-        const outcome = await scoreOneEvent(deps, events[taken++]!, { nowMs, fence });
-        counts[outcome]++;
+        const batch = events.slice(taken, taken + EVENTS_PER_BATCH);
+        taken += batch.length;
+        add(counts, await scoreEventBatch(deps, batch, { nowMs, fence }));
       }
     };
-    await Promise.all(Array.from({ length: EVENT_CONCURRENCY }, worker));
+    await Promise.all(Array.from({ length: BATCH_CONCURRENCY }, worker));
     if (counts.fenced > 0) return this.#fencedOff("event");
     if (signal.aborted) return;
     const computedAtMs = computedAtOf(nowMs, this.#options.intervalMs);

@@ -16,6 +16,7 @@ import type {
   ListScoredOptions,
   MarkScoredOptions,
   RetireScope,
+  ScoredMarks,
   SubmitOptions,
   SubmitReceipt,
 } from "../assignment_store.ts";
@@ -80,11 +81,14 @@ export class KvAssignmentStore implements AssignmentStore {
     return markPredictionScored(this.#kv, agentPredictionId, options);
   }
 
-  async markScoredMany(agentPredictionIds: readonly string[], options: MarkScoredOptions): Promise<number> {
+  /** One checked commit per prediction (each moves its assignment and its prediction together). */
+  async markScoredMany(groups: readonly ScoredMarks[]): Promise<number> {
     let marked = 0;
-    for (const id of agentPredictionIds) {
-      if (await this.#kv.get(predictionKey(id)).then((entry) => entry.value === null)) continue;
-      if (await markPredictionScored(this.#kv, id, options)) marked++;
+    for (const { agentPredictionIds, ...options } of groups) {
+      for (const id of agentPredictionIds) {
+        if (await this.#kv.get(predictionKey(id)).then((entry) => entry.value === null)) continue;
+        if (await markPredictionScored(this.#kv, id, options)) marked++;
+      }
     }
     return marked;
   }
@@ -114,16 +118,31 @@ export class KvAssignmentStore implements AssignmentStore {
 
   /** One prefix listing per event (Deno KV has no multi-prefix read), all in flight at once. */
   async eventDigests(eventIds: readonly string[]): Promise<PredictionDigest[]> {
+    return (await this.#perEvent(eventIds)).flat().map(digestOf);
+  }
+
+  async listPredictionsOfEvents(eventIds: readonly string[]): Promise<StoredPrediction[]> {
+    return (await this.#perEvent(eventIds)).flat();
+  }
+
+  async eventsWithUnscored(eventIds: readonly string[]): Promise<string[]> {
+    const perEvent = await this.#perEvent(eventIds);
+    return perEvent.flatMap((predictions) =>
+      predictions.some((p) => p.scored === null) ? [predictions[0]!.eventId] : []
+    );
+  }
+
+  /** The predictions of each distinct event of `eventIds`, events in id order, listings in flight at once. */
+  #perEvent(eventIds: readonly string[]): Promise<StoredPrediction[][]> {
     const sorted = [...new Set(eventIds)].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
-    const perEvent = await Promise.all(sorted.map(async (eventId) => {
-      const out: PredictionDigest[] = [];
+    return Promise.all(sorted.map(async (eventId) => {
+      const out: StoredPrediction[] = [];
       const entries = this.#kv.list<StoredPrediction>({ prefix: ["pred_event", eventId] }, {
         batchSize: 500,
       });
-      for await (const entry of entries) out.push(digestOf(entry.value));
+      for await (const entry of entries) out.push(entry.value);
       return out;
     }));
-    return perEvent.flat();
   }
 
   async eventsPredictedSince(sinceMs: number): Promise<string[]> {

@@ -4,6 +4,7 @@ import type {
   ListScoredEventsOptions,
   MinerWindow,
   ScoredEventRecord,
+  ScoredEventWrite,
   ScoredPredictionRecord,
   ScoreStore,
   ScoreTable,
@@ -50,27 +51,40 @@ export class KvScoreStore implements ScoreStore {
     this.#table = new KvScoreTable(kv);
   }
 
-  async putEventFenced(
-    event: ScoredEventRecord,
-    options: { predictions: readonly ScoredPredictionRecord[]; fence: Fence },
-  ): Promise<boolean> {
-    const before = await this.getEvent(event.eventId);
-    const stored = await this.eventPredictions(event.eventId);
-    const mutations = predictionMutations(stored, options.predictions);
-    if (before !== null && before.resolvedAtMs !== event.resolvedAtMs) {
-      mutations.push({ key: keys.byTime(before) });
-    }
-    if (!isDeepStrictEqual(before, event)) {
-      mutations.push({ key: keys.byTime(event), value: event }, {
-        key: keys.event(event.eventId),
-        value: event,
-      });
+  /**
+   * Each event's changes (its rows, then its record) in order, in fenced commits of bounded size
+   * (`commitFenced`): a crash between commits leaves some events or rows written, never an
+   * event record ahead of its rows; the next run writes the rest.
+   */
+  async putEventsFenced(events: readonly ScoredEventWrite[], options: { fence: Fence }): Promise<boolean> {
+    const mutations: KvMutation[] = [];
+    for (const { event, predictions } of events) {
+      const before = await this.getEvent(event.eventId);
+      mutations.push(...predictionMutations(await this.eventPredictions(event.eventId), predictions));
+      if (before !== null && before.resolvedAtMs !== event.resolvedAtMs) {
+        mutations.push({ key: keys.byTime(before) });
+      }
+      if (!isDeepStrictEqual(before, event)) {
+        mutations.push({ key: keys.byTime(event), value: event }, {
+          key: keys.event(event.eventId),
+          value: event,
+        });
+      }
     }
     return await commitFenced(this.#kv, options.fence, mutations);
   }
 
   async getEvent(eventId: string): Promise<ScoredEventRecord | null> {
     return (await this.#kv.get<ScoredEventRecord>(keys.event(eventId))).value;
+  }
+
+  getEvents(eventIds: readonly string[]): Promise<ScoredEventRecord[]> {
+    return this.#events([...new Set(eventIds)]);
+  }
+
+  async predictionsOfEvents(eventIds: readonly string[]): Promise<ScoredPredictionRecord[]> {
+    const sorted = [...new Set(eventIds)].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+    return (await Promise.all(sorted.map((eventId) => this.eventPredictions(eventId)))).flat();
   }
 
   async eventPredictions(

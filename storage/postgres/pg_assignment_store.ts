@@ -17,6 +17,7 @@ import type {
   ListScoredOptions,
   MarkScoredOptions,
   RetireScope,
+  ScoredMarks,
   SubmitOptions,
   SubmitReceipt,
 } from "../assignment_store.ts";
@@ -154,19 +155,29 @@ export class PgAssignmentStore implements AssignmentStore {
     return row.marked;
   }
 
-  /** One statement: the assignments set `scored`, then their predictions marked. */
-  async markScoredMany(agentPredictionIds: readonly string[], options: MarkScoredOptions): Promise<number> {
-    if (agentPredictionIds.length === 0) return 0;
+  /**
+   * One statement: the (id, resolution) pairs unnested from one JSON parameter, the assignments
+   * set `scored`, then their predictions marked.
+   */
+  async markScoredMany(groups: readonly ScoredMarks[]): Promise<number> {
+    const marks = groups.filter((group) => group.agentPredictionIds.length > 0);
+    if (marks.length === 0) return 0;
     const [row] = await this.#sql<{ marked: number }[]>`
-      WITH scored AS (
-        UPDATE assignments SET status = 'scored'
-        WHERE id = ANY(${this.#sql.array(agentPredictionIds as string[])}::TEXT[]) AND status = 'submitted'
-        RETURNING id
+      WITH marks AS (
+        SELECT m.id, (g->>'scoredAtMs')::BIGINT AS scored_at_ms, (g->>'resolvedAtMs')::BIGINT AS resolved_at_ms,
+          g->'resolution' AS resolution
+        FROM jsonb_array_elements(${jsonParam(this.#sql, marks)}) AS g
+          CROSS JOIN LATERAL jsonb_array_elements_text(g->'agentPredictionIds') AS m(id)
+      ), scored AS (
+        UPDATE assignments a SET status = 'scored' FROM marks m
+        WHERE a.id = m.id AND a.status = 'submitted'
+        RETURNING a.id
       ), marked AS (
-        UPDATE predictions SET scored_at_ms = ${options.scoredAtMs}, resolved_at_ms = ${options.resolvedAtMs},
-          resolution = ${jsonParam(this.#sql, options.resolution)}
-        WHERE agent_prediction_id IN (SELECT id FROM scored) AND scored_at_ms IS NULL
-        RETURNING agent_prediction_id
+        UPDATE predictions p SET scored_at_ms = m.scored_at_ms, resolved_at_ms = m.resolved_at_ms,
+          resolution = m.resolution
+        FROM marks m JOIN scored s ON s.id = m.id
+        WHERE p.agent_prediction_id = m.id AND p.scored_at_ms IS NULL
+        RETURNING p.agent_prediction_id
       )
       SELECT count(*)::INTEGER AS marked FROM marked`;
     return row?.marked ?? 0;
@@ -198,6 +209,23 @@ export class PgAssignmentStore implements AssignmentStore {
       SELECT * FROM predictions WHERE event_id = ${eventId} AND agent_prediction_id > ${after ?? ""}
       ORDER BY agent_prediction_id LIMIT ${limit}`;
     return rows.map(toPrediction);
+  }
+
+  async listPredictionsOfEvents(eventIds: readonly string[]): Promise<StoredPrediction[]> {
+    if (eventIds.length === 0) return [];
+    const rows = await this.#sql<PredictionRow[]>`
+      SELECT * FROM predictions WHERE event_id = ANY(${[...eventIds]}::text[])
+      ORDER BY event_id, agent_prediction_id`;
+    return rows.map(toPrediction);
+  }
+
+  /** An index-only probe of the partial index of unscored predictions (migration 018). */
+  async eventsWithUnscored(eventIds: readonly string[]): Promise<string[]> {
+    if (eventIds.length === 0) return [];
+    const rows = await this.#sql<{ event_id: string }[]>`
+      SELECT DISTINCT event_id FROM predictions
+      WHERE event_id = ANY(${[...eventIds]}::text[]) AND scored_at_ms IS NULL`;
+    return rows.map((row) => row.event_id);
   }
 
   async eventDigests(eventIds: readonly string[]): Promise<PredictionDigest[]> {

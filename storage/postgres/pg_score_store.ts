@@ -4,6 +4,7 @@ import type {
   ListScoredEventsOptions,
   MinerWindow,
   ScoredEventRecord,
+  ScoredEventWrite,
   ScoredPredictionRecord,
   ScoreStore,
   ScoreTable,
@@ -22,22 +23,23 @@ export class PgScoreStore implements ScoreStore {
 
   /**
    * One transaction that first reads the lease row FOR SHARE (a takeover waits for it; one
-   * committed first leaves no row): the event's rows no longer listed are deleted, the others
-   * upserted, then the event. Rows and events that did not change are not rewritten.
+   * committed first leaves no row): the batch's events' rows no longer listed are deleted, the
+   * others upserted, then the events. Rows and events that did not change are not rewritten.
    */
-  async putEventFenced(
-    event: ScoredEventRecord,
-    options: { predictions: readonly ScoredPredictionRecord[]; fence: Fence },
-  ): Promise<boolean> {
-    const { predictions, fence } = options;
+  async putEventsFenced(events: readonly ScoredEventWrite[], options: { fence: Fence }): Promise<boolean> {
     return await this.#sql.begin(async (tx) => {
-      if (!await holdsFence(tx, fence)) return false;
-      const ids = predictions.map((row) => row.agentPredictionId);
-      await tx`DELETE FROM scored_predictions WHERE event_id = ${event.eventId}
-        AND NOT (agent_prediction_id = ANY(${tx.array(ids)}::TEXT[]))`;
-      if (predictions.length > 0) await upsertPredictions(tx, predictions);
+      if (!await holdsFence(tx, options.fence)) return false;
+      if (events.length === 0) return true;
+      const eventIds = events.map(({ event }) => event.eventId);
+      const rows = events.flatMap(({ predictions }) => predictions);
+      const ids = rows.map((row) => row.agentPredictionId);
+      await tx`DELETE FROM scored_predictions WHERE event_id = ANY(${tx.array(eventIds)}::TEXT[])
+        AND agent_prediction_id NOT IN (SELECT unnest(${tx.array(ids)}::TEXT[]))`;
+      if (rows.length > 0) await upsertPredictions(tx, rows);
+      const records = events.map(({ event }) => event);
       await tx`INSERT INTO scored_events (event_id, resolved_at_ms, record)
-        VALUES (${event.eventId}, ${event.resolvedAtMs}, ${tx.json(event as unknown as Json)})
+        SELECT r->>'eventId', (r->>'resolvedAtMs')::BIGINT, r
+        FROM jsonb_array_elements(${tx.json(records as unknown as Json)}) AS r
         ON CONFLICT (event_id) DO UPDATE SET resolved_at_ms = EXCLUDED.resolved_at_ms, record = EXCLUDED.record
         WHERE scored_events.record IS DISTINCT FROM EXCLUDED.record`;
       return true;
@@ -48,6 +50,21 @@ export class PgScoreStore implements ScoreStore {
     const [row] = await this.#sql<{ record: ScoredEventRecord }[]>`
       SELECT record FROM scored_events WHERE event_id = ${eventId}`;
     return row?.record ?? null;
+  }
+
+  async getEvents(eventIds: readonly string[]): Promise<ScoredEventRecord[]> {
+    if (eventIds.length === 0) return [];
+    const rows = await this.#sql<{ record: ScoredEventRecord }[]>`
+      SELECT record FROM scored_events WHERE event_id = ANY(${this.#sql.array([...eventIds])}::TEXT[])`;
+    return rows.map((row) => row.record);
+  }
+
+  async predictionsOfEvents(eventIds: readonly string[]): Promise<ScoredPredictionRecord[]> {
+    if (eventIds.length === 0) return [];
+    const rows = await this.#sql<{ record: ScoredPredictionRecord }[]>`
+      SELECT record FROM scored_predictions WHERE event_id = ANY(${this.#sql.array([...eventIds])}::TEXT[])
+      ORDER BY event_id, agent_prediction_id`;
+    return rows.map((row) => row.record);
   }
 
   async eventPredictions(

@@ -36,9 +36,9 @@ function replacing<T extends object>(target: T, overrides: Partial<T>): T {
 function countingWrites(store: ScoreStore): { store: ScoreStore; writes: string[] } {
   const writes: string[] = [];
   const counted = replacing(store, {
-    putEventFenced: (event, options) => {
-      writes.push(`event ${event.eventId}`);
-      return store.putEventFenced(event, options);
+    putEventsFenced: (events, options) => {
+      writes.push(...events.map(({ event }) => `event ${event.eventId}`));
+      return store.putEventsFenced(events, options);
     },
     putTableFenced: (table, options) => {
       writes.push(`table ${table.computedAtMs}`);
@@ -173,8 +173,9 @@ adapterTest("a run that crashed while marking is finished by the next one", asyn
   await syncMetagraph(storage, [0, 1, 2], { syncedAtMs: BASE });
   // The connection drops after the first prediction of the batch was marked.
   const crashing = replacing<AssignmentStore>(storage.assignments, {
-    markScoredMany: async (ids, options) => {
-      await storage.assignments.markScored(ids[0]!, options);
+    markScoredMany: async ([group]) => {
+      const { agentPredictionIds: [first], ...options } = group!;
+      await storage.assignments.markScored(first!, options);
       throw new Error("connection lost");
     },
   });

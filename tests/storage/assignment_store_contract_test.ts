@@ -364,9 +364,11 @@ adapterTest(
     };
     assert.equal(await storage.assignments.markScored(ids[1]!, mark), true);
     // ids[0] was never submitted (no prediction), ids[1] is already scored.
-    assert.equal(await storage.assignments.markScoredMany([...ids, "ap_unknown"], mark), ids.length - 2);
-    assert.equal(await storage.assignments.markScoredMany(ids, mark), 0, "once");
-    assert.equal(await storage.assignments.markScoredMany([], mark), 0);
+    const group = (agentPredictionIds: string[]) => ({ ...mark, agentPredictionIds });
+    assert.equal(await storage.assignments.markScoredMany([group([...ids, "ap_unknown"])]), ids.length - 2);
+    assert.equal(await storage.assignments.markScoredMany([group(ids)]), 0, "once");
+    assert.equal(await storage.assignments.markScoredMany([group([])]), 0);
+    assert.equal(await storage.assignments.markScoredMany([]), 0);
     assert.equal((await storage.assignments.get(ids[0]!))?.status, "in_progress");
     for (const id of ids.slice(1)) {
       assert.equal((await storage.assignments.get(id))?.status, "scored");

@@ -75,7 +75,7 @@ async function put(
   event: ScoredEventRecord,
   rows: ScoredPredictionRecord[],
 ) {
-  assert.equal(await store.putEventFenced(event, { predictions: rows, fence }), true);
+  assert.equal(await store.putEventsFenced([{ event, predictions: rows }], { fence }), true);
 }
 
 const ids = (events: ScoredEventRecord[]) => events.map((event) => event.eventId);
@@ -142,6 +142,47 @@ adapterTest(
     assert.deepEqual(await store.minerRows({ hotkey: "hk-z", uid: 9, ...window }), []);
     assert.deepEqual(ids(await store.listEvents({ limit: 10, miner: { hotkey: "hk-z" } })), []);
     assert.deepEqual(ids(await store.listEvents({ limit: 10, miner: { hotkey: "hk-a", uid: 7 } })), ["e1"]);
+  },
+);
+
+adapterTest(
+  "a batch of events is written in one call and read back in one call, rescoring included",
+  async ({ storage }) => {
+    const fence = await grant(storage.jobLeases);
+    const store = storage.scores;
+    // 3 events × 60 rows: more than one Deno KV commit.
+    const events = ["e2", "e1", "e3"].map((id, i) => eventAt(id, T0 - i * HOUR));
+    const rowsOf = (event: ScoredEventRecord, count: number) =>
+      Array.from(
+        { length: count },
+        (_, i) =>
+          rowOf(event, `${event.eventId}-ap-${String(i).padStart(2, "0")}`, { hotkey: `hk-${i}`, uid: i }),
+      );
+    const writes = events.map((event) => ({ event, predictions: rowsOf(event, 60) }));
+    assert.equal(await store.putEventsFenced(writes, { fence }), true);
+    const sortedIds = (list: ScoredEventRecord[]) => ids(list).toSorted();
+    assert.deepEqual(sortedIds(await store.getEvents(["e3", "e1", "e2", "e9"])), ["e1", "e2", "e3"]);
+    assert.deepEqual(await store.getEvents([]), []);
+    const [e2, e1, e3] = events as [ScoredEventRecord, ScoredEventRecord, ScoredEventRecord];
+    assert.deepEqual(await store.predictionsOfEvents(["e3", "e1", "e9"]), [
+      ...rowsOf(e1, 60),
+      ...rowsOf(e3, 60),
+    ]);
+    // Rescored together: e1 loses rows, e2 changes a row and its record, e3 is unchanged.
+    const rescored = { ...e2, scoredAtMs: T0 + HOUR, stats: { ...e2.stats, scored: 7 } };
+    const changedRow = { ...rowsOf(e2, 60)[5]!, counted: false };
+    const rewrites = [
+      { event: e1, predictions: rowsOf(e1, 10) },
+      { event: rescored, predictions: rowsOf(e2, 60).map((row, i) => i === 5 ? changedRow : row) },
+      { event: e3, predictions: rowsOf(e3, 60) },
+    ];
+    assert.equal(await store.putEventsFenced(rewrites, { fence }), true);
+    assert.deepEqual(await store.eventPredictions("e1"), rowsOf(e1, 10));
+    assert.deepEqual((await store.eventPredictions("e2"))[5], changedRow);
+    assert.deepEqual(await store.getEvent("e2"), rescored);
+    assert.deepEqual(await store.eventPredictions("e3"), rowsOf(e3, 60));
+    assert.deepEqual(ids(await store.listEvents({ limit: 10 })), ["e2", "e1", "e3"]);
+    assert.equal(await store.putEventsFenced([], { fence }), true);
   },
 );
 
@@ -281,7 +322,7 @@ adapterTest(
     const store = storage.scores;
     const event = eventAt("e1", T0);
     const rows = [rowOf(event, "ap-1", { hotkey: "hk", uid: 1 })];
-    assert.equal(await store.putEventFenced(event, { predictions: rows, fence: stale }), false);
+    assert.equal(await store.putEventsFenced([{ event, predictions: rows }], { fence: stale }), false);
     assert.equal(await store.getEvent("e1"), null);
     assert.deepEqual(await store.eventPredictions("e1"), []);
     assert.equal(await store.putTableFenced(tableOf(2, T0), { fence: stale }), false);
@@ -289,7 +330,7 @@ adapterTest(
     await put(store, fresh, event, rows);
     assert.equal(await store.putTableFenced(tableOf(2, T0), { fence: fresh }), true);
     const newer = { ...event, scoredAtMs: T0 + 9 * HOUR };
-    assert.equal(await store.putEventFenced(newer, { predictions: [], fence: stale }), false);
+    assert.equal(await store.putEventsFenced([{ event: newer, predictions: [] }], { fence: stale }), false);
     assert.deepEqual(await store.getEvent("e1"), event);
     assert.deepEqual(await store.eventPredictions("e1"), rows);
     assert.deepEqual((await store.getTable())?.rows.length, 2);
