@@ -3,11 +3,13 @@
  * `computedAt`, for the current (hotkey, uid) registrations of the metagraph.
  */
 import type { MetagraphStore } from "../../storage/metagraph_store.ts";
-import type { ScoredEventRecord, ScoreStore, ScoreTable } from "../../storage/score_store.ts";
+import type { ScoredEventRecord, ScoreStore, ScoreTable, ScoreTableRow } from "../../storage/score_store.ts";
 import { scoreTableRow } from "./stored_scoring.ts";
 
 const DAY_MS = 86_400_000;
 const EVENT_PAGE = 1_000;
+/** Miners whose rows are read at once (one's query overlaps another's scoring). */
+const MINER_CONCURRENCY = 3;
 
 export interface TablePassDeps {
   scores: ScoreStore;
@@ -32,6 +34,29 @@ async function windowEvents(scores: ScoreStore, startMs: number, endMs: number) 
   }
 }
 
+/** One registration's row: its counted rows in the window, with the events they belong to. */
+async function minerRow(
+  deps: TablePassDeps,
+  neuron: { hotkey: string; uid: number; firstSeenAtMs: number },
+  window: { events: Map<string, ScoredEventRecord>; startMs: number; computedAtMs: number },
+): Promise<ScoreTableRow> {
+  const { hotkey, uid, firstSeenAtMs } = neuron;
+  const { events, startMs, computedAtMs } = window;
+  const minerRows = await deps.scores.minerRows({
+    hotkey,
+    uid,
+    resolvedAfterMs: startMs,
+    resolvedUntilMs: computedAtMs,
+  });
+  for (const row of minerRows) {
+    // An event scored after the window's events were listed.
+    if (events.has(row.eventId)) continue;
+    const event = await deps.scores.getEvent(row.eventId);
+    if (event !== null) events.set(event.eventId, event);
+  }
+  return scoreTableRow({ hotkey, uid, firstSeenAtMs }, minerRows, { events, computedAtMs });
+}
+
 /**
  * The score table at `computedAtMs`: one row per neuron of the subnet's latest metagraph (none
  * before its first sync), each from that (hotkey, uid)'s counted rows on events resolved in
@@ -41,23 +66,15 @@ export async function computeScoreTable(deps: TablePassDeps, computedAtMs: numbe
   const metagraph = await deps.metagraph.latest(deps.netuid);
   const startMs = computedAtMs - deps.windowDays * DAY_MS;
   const events = await windowEvents(deps.scores, startMs, computedAtMs);
-  const rows = [];
-  for (const neuron of metagraph?.neurons ?? []) {
-    const { hotkey, uid, firstSeenAtMs } = neuron;
-    const minerRows = await deps.scores.minerRows({
-      hotkey,
-      uid,
-      resolvedAfterMs: startMs,
-      resolvedUntilMs: computedAtMs,
-    });
-    for (const row of minerRows) {
-      // An event scored after the window's events were listed.
-      if (events.has(row.eventId)) continue;
-      const event = await deps.scores.getEvent(row.eventId);
-      if (event !== null) events.set(event.eventId, event);
+  const neurons = metagraph?.neurons ?? [];
+  const rows: ScoreTableRow[] = [];
+  let taken = 0;
+  const worker = async () => {
+    while (taken < neurons.length) {
+      rows.push(await minerRow(deps, neurons[taken++]!, { events, startMs, computedAtMs }));
     }
-    rows.push(scoreTableRow({ hotkey, uid, firstSeenAtMs }, minerRows, { events, computedAtMs }));
-  }
+  };
+  await Promise.all(Array.from({ length: MINER_CONCURRENCY }, worker));
   rows.sort((a, b) => a.uid - b.uid);
   return { computedAtMs, windowDays: deps.windowDays, rows };
 }

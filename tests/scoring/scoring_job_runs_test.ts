@@ -54,10 +54,18 @@ adapterTest("a re-run over the same inputs writes nothing new", async ({ storage
   await resolve(storage, event, BASE + 50 * HOUR, BASE + 50 * HOUR);
   await syncMetagraph(storage, [0, 1], { syncedAtMs: BASE });
   const { store, writes } = countingWrites(storage.scores);
-  const job = scoringJob(storage, { scores: store });
+  const read: string[] = [];
+  const assignments = replacing<AssignmentStore>(storage.assignments, {
+    listPredictionsOfEvents: (eventIds) => {
+      read.push(...eventIds);
+      return storage.assignments.listPredictionsOfEvents(eventIds);
+    },
+  });
+  const job = scoringJob(storage, { scores: store, assignments });
   const first = BASE + 3 * DAY + MINUTE;
   await runJobOnce(job, { leases: storage.jobLeases, nowMs: first });
   assert.deepEqual(writes, [`event ${event.id}`, `table ${BASE + 3 * DAY}`]);
+  assert.deepEqual(read, [event.id]);
   const progress = await storage.settings.get("scoring_progress");
   await runJobOnce(job, { leases: storage.jobLeases, nowMs: first + 2 * MINUTE });
   await runJobOnce(scoringJob(storage, { scores: store }), {
@@ -65,6 +73,7 @@ adapterTest("a re-run over the same inputs writes nothing new", async ({ storage
     nowMs: first + 3 * MINUTE,
   });
   assert.equal(writes.length, 2);
+  assert.deepEqual(read, [event.id], "an event already scored, with nothing new, is not read again");
   assert.equal((await storage.scores.getEvent(event.id))?.scoredAtMs, first);
   assert.equal(await storage.settings.get("scoring_progress"), progress);
   await runJobOnce(job, { leases: storage.jobLeases, nowMs: first + INTERVAL });
