@@ -10,7 +10,16 @@ import { silentLogger } from "../actors/kernel/mod.ts";
 import { loadConfig } from "./config.ts";
 import { withScratchDatabase } from "./scratch_database.ts";
 import { createService } from "./service.ts";
-import { ensureWrk, type LoadResult, loadTest, pinDatabase, pinServerCpu, printTable } from "./bench_load.ts";
+import {
+  adminPost,
+  ensureWrk,
+  type LoadResult,
+  loadTest,
+  medianRun,
+  pinDatabase,
+  pinServerCpu,
+  printTable,
+} from "./bench_load.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
 const CONNECTIONS = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 64);
@@ -20,15 +29,8 @@ const ADMIN_TOKEN = crypto.randomUUID();
 /** `BENCH_PIN_DB=0` leaves the database's backends unpinned (to compare). */
 const PIN_DB = Deno.env.get("BENCH_PIN_DB") !== "0";
 
-async function admin(base: string, path: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${base}${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const json = await response.json();
-  if (!response.ok) throw new Error(`${path}: ${JSON.stringify(json)}`);
-  return json;
+function admin(base: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+  return adminPost(base, ADMIN_TOKEN, path, body);
 }
 
 /** An org with credits. */
@@ -49,12 +51,6 @@ async function benchKeyHeader(base: string, orgId: string): Promise<Record<strin
     rateLimitRpm: 1_000_000,
   });
   return { authorization: `Bearer ${issued.apiKey}` };
-}
-
-/** The run with the median requests/s (with its own latency figures), under `label`. */
-function median(label: string, runs: LoadResult[]): LoadResult {
-  const sorted = runs.toSorted((a, b) => a.requestsPerSecond - b.requestsPerSecond);
-  return { ...sorted[Math.floor(sorted.length / 2)]!, label };
 }
 
 interface Target {
@@ -103,8 +99,8 @@ function report(publicRuns: LoadResult[], keyRuns: LoadResult[]): number {
     console.log(`\nWARNING: ${failed} answers were not 2xx: these figures do not measure the route`);
   }
   const rows = [
-    median("public GET /healthz", publicRuns),
-    median("authenticated GET /v1/credits/balance", keyRuns),
+    medianRun(publicRuns, "public GET /healthz"),
+    medianRun(keyRuns, "authenticated GET /v1/credits/balance"),
   ];
   printTable("Median of the rounds", rows);
   // Each round's pair ran back to back, so its ratio is the fairest; the median of those is the figure.

@@ -9,7 +9,7 @@ import { createService } from "./service.ts";
 import { openKvStorage } from "../storage/kv/kv_storage.ts";
 import type { EventRecord } from "../storage/event_record.ts";
 import { UNRESOLVED } from "../storage/event_record.ts";
-import { ensureWrk, type LoadResult, loadTest, pinServerCpu, printTable } from "./bench_load.ts";
+import { ensureWrk, type LoadResult, loadTest, medianRun, pinServerCpu, printTable } from "./bench_load.ts";
 
 const EVENTS = 20_000;
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 8);
@@ -114,12 +114,7 @@ async function compare(path: string, cachedBase: string, uncachedBase: string): 
     }
   }
   await ceiling.close();
-  return rounds.map(median);
-}
-
-function median(results: LoadResult[]): LoadResult {
-  const sorted = results.toSorted((a, b) => a.requestsPerSecond - b.requestsPerSecond);
-  return sorted[Math.floor(sorted.length / 2)]!;
+  return rounds.map((runs) => medianRun(runs));
 }
 
 async function main(): Promise<void> {

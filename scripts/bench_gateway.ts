@@ -17,7 +17,16 @@ import { ledgerSum } from "../storage/ledger_sum.ts";
 import { loadConfig } from "./config.ts";
 import { withScratchDatabase } from "./scratch_database.ts";
 import { createService, type Service } from "./service.ts";
-import { ensureWrk, type LoadResult, loadTest, pinDatabase, pinServerCpu, printTable } from "./bench_load.ts";
+import {
+  adminPost,
+  ensureWrk,
+  type LoadResult,
+  loadTest,
+  medianRun,
+  pinDatabase,
+  pinServerCpu,
+  printTable,
+} from "./bench_load.ts";
 import {
   type Child,
   ensureNodeDeps,
@@ -38,15 +47,8 @@ const MESSAGES = [{ role: "user", content: "Will it rain tomorrow in Lisbon?" }]
 const OURS_BODY = { provider: "mock", model: "gpt-bench", messages: MESSAGES, maxTokens: 16 };
 const OPENAI_BODY = { model: "gpt-bench", messages: MESSAGES, max_tokens: 16 };
 
-async function admin(base: string, path: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${base}${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const json = await response.json();
-  if (!response.ok) throw new Error(`${path}: ${JSON.stringify(json)}`);
-  return json;
+function admin(base: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+  return adminPost(base, ADMIN_TOKEN, path, body);
 }
 
 /** `count` funded organisations with one `gateway:write` key each: their ids and keys. */
@@ -69,11 +71,6 @@ async function orgsWithKeys(base: string, count: number): Promise<{ orgIds: stri
     keys.push(String(key.apiKey));
   }
   return { orgIds, keys };
-}
-
-function median(label: string, runs: LoadResult[]): LoadResult {
-  const sorted = runs.toSorted((a, b) => a.requestsPerSecond - b.requestsPerSecond);
-  return { ...sorted[Math.floor(sorted.length / 2)]!, label };
 }
 
 interface Targets {
@@ -101,10 +98,10 @@ async function throughput({ base, mock, portkey, scripts }: Targets): Promise<Lo
   }
   printTable("Every round (wrk, 64 connections)", targets.flatMap(([name]) => runs[name]!));
   return [
-    median("mock provider, direct", runs.mock!),
-    median("Portkey 1.15.2 -> mock", runs.portkey!),
-    median(`ours, ${ORGS} orgs (PostgreSQL)`, runs.many!),
-    median("ours, 1 org (PostgreSQL)", runs.one!),
+    medianRun(runs.mock!, "mock provider, direct"),
+    medianRun(runs.portkey!, "Portkey 1.15.2 -> mock"),
+    medianRun(runs.many!, `ours, ${ORGS} orgs (PostgreSQL)`),
+    medianRun(runs.one!, "ours, 1 org (PostgreSQL)"),
   ];
 }
 

@@ -129,3 +129,27 @@ async function installed(command: string): Promise<boolean> {
     throw error;
   }
 }
+
+/** The run with the median requests/s (with its own latency figures), under `label` when given. */
+export function medianRun(runs: readonly LoadResult[], label?: string): LoadResult {
+  const sorted = runs.toSorted((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+  const middle = sorted[Math.floor(sorted.length / 2)]!;
+  return label === undefined ? middle : { ...middle, label };
+}
+
+/** `POST base+path` with the admin token and a JSON body; its JSON answer, or an Error naming the path. */
+export async function adminPost(
+  base: string,
+  token: string,
+  path: string,
+  body: unknown,
+): Promise<Record<string, unknown>> {
+  const response = await fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const json = await response.json();
+  if (!response.ok) throw new Error(`${path}: ${JSON.stringify(json)}`);
+  return json;
+}

@@ -15,7 +15,15 @@ import { silentLogger } from "../actors/kernel/mod.ts";
 import { loadConfig } from "./config.ts";
 import { createService } from "./service.ts";
 import { withScratchDatabase } from "./scratch_database.ts";
-import { ensureWrk, type LoadResult, loadTest, pinServerCpu, printTable } from "./bench_load.ts";
+import {
+  adminPost,
+  ensureWrk,
+  type LoadResult,
+  loadTest,
+  medianRun,
+  pinServerCpu,
+  printTable,
+} from "./bench_load.ts";
 import { eventId, seedDatabase, type WorldSize } from "./_bench_scoring_world.ts";
 import { benchHotkeys, registerBenchMiners, runJobOnce } from "./_bench_world_setup.ts";
 
@@ -29,15 +37,8 @@ const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 3);
 const ADMIN_TOKEN = crypto.randomUUID();
 const QUERY_IDS = 100;
 
-async function admin(base: string, path: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${base}${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const json = await response.json();
-  if (!response.ok) throw new Error(`${path}: ${JSON.stringify(json)}`);
-  return json;
+function admin(base: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+  return adminPost(base, ADMIN_TOKEN, path, body);
 }
 
 /** A customer org with credits, and a key of each scope the runs use (highest allowance). */
@@ -90,11 +91,6 @@ end
   return { single, query };
 }
 
-function median(results: LoadResult[]): LoadResult {
-  const sorted = results.toSorted((a, b) => a.requestsPerSecond - b.requestsPerSecond);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
 interface Run {
   label: string;
   url: string;
@@ -132,7 +128,7 @@ async function measure(base: string): Promise<LoadResult[]> {
     }
   }
   printTable("Every round", rounds.flat());
-  return rounds.map(median);
+  return rounds.map((runs) => medianRun(runs));
 }
 
 async function bench(serverUrl: string): Promise<number> {

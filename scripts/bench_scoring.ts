@@ -23,7 +23,7 @@ import { scoreV1 } from "../actors/scoring/mod.ts";
 import { loadConfig } from "./config.ts";
 import { createService } from "./service.ts";
 import { withScratchDatabase } from "./scratch_database.ts";
-import { ensureWrk, type LoadResult, loadTest, pinServerCpu, printTable } from "./bench_load.ts";
+import { ensureWrk, type LoadResult, loadTest, medianRun, pinServerCpu, printTable } from "./bench_load.ts";
 import { scorerWorld, seedDatabase, type WorldSize } from "./_bench_scoring_world.ts";
 import { benchHotkeys, registerBenchMiners, runJobOnce } from "./_bench_world_setup.ts";
 
@@ -92,11 +92,6 @@ async function ceilingFor(url: string) {
   return { url: target.toString(), bytes: text.length, close: () => server.shutdown() };
 }
 
-function median(results: LoadResult[]): LoadResult {
-  const sorted = results.toSorted((a, b) => a.requestsPerSecond - b.requestsPerSecond);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
 /** Ceiling and service on `url`, warmed up, then `ROUNDS` alternating rounds; the median of each. */
 async function compare(url: string): Promise<{ rows: LoadResult[]; bytes: number }> {
   const ceiling = await ceilingFor(url);
@@ -109,7 +104,7 @@ async function compare(url: string): Promise<{ rows: LoadResult[]; bytes: number
     }
   }
   await ceiling.close();
-  return { rows: rounds.map(median), bytes: ceiling.bytes };
+  return { rows: rounds.map((runs) => medianRun(runs)), bytes: ceiling.bytes };
 }
 
 async function job(serverUrl: string): Promise<void> {

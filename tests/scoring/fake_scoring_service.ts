@@ -1,3 +1,4 @@
+import { emptyScoring } from "../support/scoring_rows.ts";
 /**
  * A local fake of the three routes `deno task score --from-service` reads, speaking their wire
  * format (routes/scoring/*_api.ts, routes/catalog/events_api.ts): it serves a scorer input's world
@@ -15,23 +16,7 @@ export interface FakeScoringServiceOptions {
   hideEvents?: string[];
 }
 
-const SCORING = {
-  score: 0,
-  raw: 0,
-  accuracy: 0,
-  calibration: 0,
-  edge: 0,
-  brier: 0,
-  weightedBrier: 0,
-  roi: 0,
-  preds: 0,
-  validPreds: 0,
-  invalidPreds: 0,
-  rho: 0,
-  effN: 0,
-  ageHours: 0,
-  gate: "no_predictions",
-};
+const SCORING = emptyScoring(0);
 
 function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });

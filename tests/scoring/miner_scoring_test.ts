@@ -1,3 +1,4 @@
+import { emptyScoring } from "../support/scoring_rows.ts";
 import assert from "node:assert/strict";
 import {
   calibrationOf,
@@ -139,23 +140,7 @@ Deno.test("a registered miner with no predictions has a zero row and its age", (
   const output = scoreV1(fiveRows({ registrations: [registration(HOTKEY_2, 2, 1.5)] }));
   assert.deepEqual(output.miners[HOTKEY_2], {
     uid: 2,
-    scoring: {
-      score: 0,
-      raw: 0,
-      accuracy: 0,
-      calibration: 0,
-      edge: 0,
-      brier: 0,
-      weightedBrier: 0,
-      roi: 0,
-      preds: 0,
-      validPreds: 0,
-      invalidPreds: 0,
-      rho: 0,
-      effN: 0,
-      ageHours: 1.5,
-      gate: "no_predictions",
-    },
+    scoring: emptyScoring(1.5),
     forecastingIncentive: 0,
     forecastingAlphaPerDay: 0,
     forecastingUsdPerDay: 0,

@@ -1,7 +1,7 @@
+import { emptyScoring } from "../support/scoring_rows.ts";
 import assert from "node:assert/strict";
 import { ManualClock } from "../../actors/kernel/mod.ts";
 import { computedAtOf, parseScorerInput, scorerEventOf, scoreV1 } from "../../actors/scoring/mod.ts";
-import type { Gate } from "../../actors/scoring/mod.ts";
 import type { ScoredEventRecord, ScoreTableRow } from "../../storage/score_store.ts";
 import { adapterTest } from "../support/adapters.ts";
 import { runJobOnce } from "../support/jobs.ts";
@@ -24,26 +24,6 @@ import {
 
 const FIRST_SEEN = BASE - 10 * DAY;
 const RESOLVED_AT = BASE + 50 * HOUR;
-
-function emptyScoring(ageHours: number, gate: Gate) {
-  return {
-    score: 0,
-    raw: 0,
-    accuracy: 0,
-    calibration: 0,
-    edge: 0,
-    brier: 0,
-    weightedBrier: 0,
-    roi: 0,
-    preds: 0,
-    validPreds: 0,
-    invalidPreds: 0,
-    rho: 0,
-    effN: 0,
-    ageHours,
-    gate,
-  };
-}
 
 Deno.test("a run computes at the start of its interval", () => {
   assert.equal(computedAtOf(Date.UTC(2026, 10, 20, 12, 7, 31), INTERVAL), Date.UTC(2026, 10, 20, 12, 5));
