@@ -8,6 +8,7 @@ import { signerFromSecretHex } from "../actors/validators/mod.ts";
 import { encodePriceRecord, PRICES_SETTING } from "../actors/prices/mod.ts";
 import type { PeriodicJob } from "../actors/runtime/mod.ts";
 import type { Storage } from "../storage/storage.ts";
+import { type Config, loadConfig } from "./config.ts";
 
 /** The hotkeys of the world's miners, by uid (made from a fixed seed: the same every run). */
 export function benchHotkeys(miners: number): string[] {
@@ -74,4 +75,19 @@ export async function registerBenchMiners(
     fence: pricesFence,
   });
   await storage.jobLeases.release("prices-sync", pricesFence);
+}
+
+/** The service settings of the world's benchmarks: PostgreSQL at `databaseUrl`, demo metagraph and prices files, no IP throttle. */
+export function benchWorldConfig(databaseUrl: string, extra: Record<string, string> = {}): Config {
+  return loadConfig({
+    FGW_STORAGE: "postgres",
+    DATABASE_URL: databaseUrl,
+    FGW_IP_RPM: "0",
+    FGW_LOG_LEVEL: "error",
+    FGW_METAGRAPH_SOURCE: "file",
+    FGW_METAGRAPH_FILE: new URL("../actors/validators/demo_metagraph.json", import.meta.url).pathname,
+    FGW_PRICES_SOURCE: "file",
+    FGW_PRICES_FILE: new URL("../actors/prices/demo_prices.json", import.meta.url).pathname,
+    ...extra,
+  });
 }

@@ -2,14 +2,14 @@
  * Benchmark: `GET /v1/events` over 20,000 live events, 64 connections from wrk, beside the
  * ceiling (a minimal Hono app returning the same bytes from memory) in the same run.
  */
-import { Hono } from "hono";
 import { silentLogger } from "../actors/kernel/mod.ts";
 import { loadConfig } from "./config.ts";
 import { createService } from "./service.ts";
 import { openKvStorage } from "../storage/kv/kv_storage.ts";
 import type { EventRecord } from "../storage/event_record.ts";
 import { UNRESOLVED } from "../storage/event_record.ts";
-import { ensureWrk, type LoadResult, loadTest, medianRun, pinServerCpu, printTable } from "./bench_load.ts";
+import { ensureWrk, type LoadResult, pinServerCpu, printTable } from "./bench_load.ts";
+import { alternatingRounds, ceilingFor } from "./_bench_rounds.ts";
 
 const EVENTS = 20_000;
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 8);
@@ -82,18 +82,6 @@ async function thirdPagePath(base: string): Promise<string> {
   return path;
 }
 
-/** A minimal Hono app answering every path with the bytes the service gave for `url`. */
-async function ceilingFor(url: string): Promise<{ url: string; close: () => Promise<void> }> {
-  const response = await fetch(url);
-  const text = await response.text();
-  const type = response.headers.get("content-type") ?? "application/json";
-  const app = new Hono().get("*", (c) => c.body(text, 200, { "Content-Type": type }));
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, app.fetch);
-  const target = new URL(url);
-  target.port = String(server.addr.port);
-  return { url: target.toString(), close: () => server.shutdown() };
-}
-
 /**
  * Ceiling, cached service and uncached service on the same path, each warmed up once, then
  * `ROUNDS` alternating rounds; each row is its median round by requests/s (one noisy interval
@@ -101,20 +89,13 @@ async function ceilingFor(url: string): Promise<{ url: string; close: () => Prom
  */
 async function compare(path: string, cachedBase: string, uncachedBase: string): Promise<LoadResult[]> {
   const ceiling = await ceilingFor(`${cachedBase}${path}`);
-  const runs: [string, string][] = [
-    ["ceiling: minimal Hono, same bytes", ceiling.url],
-    ["service (1 s page cache)", `${cachedBase}${path}`],
-    ["service (no page cache)", `${uncachedBase}${path}`],
-  ];
-  for (const [, url] of runs) await loadTest("warm-up", url, { seconds: 2 });
-  const rounds: LoadResult[][] = runs.map(() => []);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, [label, url]] of runs.entries()) {
-      rounds[i]!.push(await loadTest(label, url, { seconds: SECONDS }));
-    }
-  }
+  const { medians } = await alternatingRounds([
+    { label: "ceiling: minimal Hono, same bytes", url: ceiling.url },
+    { label: "service (1 s page cache)", url: `${cachedBase}${path}` },
+    { label: "service (no page cache)", url: `${uncachedBase}${path}` },
+  ], { rounds: ROUNDS, seconds: SECONDS });
   await ceiling.close();
-  return rounds.map((runs) => medianRun(runs));
+  return medians;
 }
 
 async function main(): Promise<void> {

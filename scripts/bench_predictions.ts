@@ -12,20 +12,12 @@
  */
 import postgres from "postgres";
 import { silentLogger } from "../actors/kernel/mod.ts";
-import { loadConfig } from "./config.ts";
 import { createService } from "./service.ts";
 import { withScratchDatabase } from "./scratch_database.ts";
-import {
-  adminPost,
-  ensureWrk,
-  type LoadResult,
-  loadTest,
-  medianRun,
-  pinServerCpu,
-  printTable,
-} from "./bench_load.ts";
+import { adminPost, ensureWrk, type LoadResult, pinServerCpu, printTable } from "./bench_load.ts";
+import { alternatingRounds, type LoadRun } from "./_bench_rounds.ts";
 import { eventId, seedDatabase, type WorldSize } from "./_bench_scoring_world.ts";
-import { benchHotkeys, registerBenchMiners, runJobOnce } from "./_bench_world_setup.ts";
+import { benchHotkeys, benchWorldConfig, registerBenchMiners, runJobOnce } from "./_bench_world_setup.ts";
 
 const SIZE: WorldSize = {
   events: Number(Deno.env.get("BENCH_EVENTS") ?? 20_000),
@@ -91,60 +83,35 @@ end
   return { single, query };
 }
 
-interface Run {
-  label: string;
-  url: string;
-  apiKey: string;
-  script?: string;
-}
-
 async function measure(base: string): Promise<LoadResult[]> {
   const keys = await customerKeys(base);
   const scripts = await wrkScripts(await Deno.makeTempDir({ prefix: "fgw_bench_lua_" }));
-  const runs: Run[] = [
+  const withKey = (apiKey: string, script?: string) => ({
+    headers: { authorization: `Bearer ${apiKey}` },
+    ...(script ? { script } : {}),
+  });
+  const runs: LoadRun[] = [
     {
       label: "GET /v1/credits/balance (key route ceiling)",
       url: `${base}/v1/credits/balance`,
-      apiKey: keys.balance,
+      options: withKey(keys.balance),
     },
-    { label: "GET /v1/predictions/{eventId}", url: base, apiKey: keys.read, script: scripts.single },
+    { label: "GET /v1/predictions/{eventId}", url: base, options: withKey(keys.read, scripts.single) },
     {
       label: `POST /v1/predictions/query (${QUERY_IDS} ids)`,
       url: base,
-      apiKey: keys.query,
-      script: scripts.query,
+      options: withKey(keys.query, scripts.query),
     },
   ];
-  const options = (run: Run, seconds: number) => ({
-    seconds,
-    headers: { authorization: `Bearer ${run.apiKey}` },
-    ...(run.script ? { script: run.script } : {}),
-  });
-  for (const run of runs) await loadTest("warm-up", run.url, options(run, 2));
-  const rounds: LoadResult[][] = runs.map(() => []);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, run] of runs.entries()) {
-      rounds[i]!.push(await loadTest(run.label, run.url, options(run, SECONDS)));
-    }
-  }
-  printTable("Every round", rounds.flat());
-  return rounds.map((runs) => medianRun(runs));
+  const { every, medians } = await alternatingRounds(runs, { rounds: ROUNDS, seconds: SECONDS });
+  printTable("Every round", every);
+  return medians;
 }
 
 async function bench(serverUrl: string): Promise<number> {
   return await withScratchDatabase(serverUrl, async (url) => {
     const nowMs = Date.now();
-    const config = loadConfig({
-      FGW_STORAGE: "postgres",
-      DATABASE_URL: url,
-      FGW_ADMIN_TOKEN: ADMIN_TOKEN,
-      FGW_IP_RPM: "0",
-      FGW_LOG_LEVEL: "error",
-      FGW_METAGRAPH_SOURCE: "file",
-      FGW_METAGRAPH_FILE: new URL("../actors/validators/demo_metagraph.json", import.meta.url).pathname,
-      FGW_PRICES_SOURCE: "file",
-      FGW_PRICES_FILE: new URL("../actors/prices/demo_prices.json", import.meta.url).pathname,
-    });
+    const config = benchWorldConfig(url, { FGW_ADMIN_TOKEN: ADMIN_TOKEN });
     const service = await createService(config, { log: silentLogger });
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     const started = performance.now();

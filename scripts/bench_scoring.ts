@@ -17,15 +17,14 @@
  *   BENCH_EVENTS=2000 …  (a tenth of the world; BENCH_SECONDS, BENCH_ROUNDS for the HTTP part)
  */
 import postgres from "postgres";
-import { Hono } from "hono";
 import { silentLogger } from "../actors/kernel/mod.ts";
 import { scoreV1 } from "../actors/scoring/mod.ts";
-import { loadConfig } from "./config.ts";
 import { createService } from "./service.ts";
 import { withScratchDatabase } from "./scratch_database.ts";
-import { ensureWrk, type LoadResult, loadTest, medianRun, pinServerCpu, printTable } from "./bench_load.ts";
+import { ensureWrk, type LoadResult, pinServerCpu, printTable } from "./bench_load.ts";
+import { alternatingRounds, ceilingFor } from "./_bench_rounds.ts";
 import { scorerWorld, seedDatabase, type WorldSize } from "./_bench_scoring_world.ts";
-import { benchHotkeys, registerBenchMiners, runJobOnce } from "./_bench_world_setup.ts";
+import { benchHotkeys, benchWorldConfig, registerBenchMiners, runJobOnce } from "./_bench_world_setup.ts";
 
 const SIZE: WorldSize = {
   events: Number(Deno.env.get("BENCH_EVENTS") ?? 20_000),
@@ -80,47 +79,22 @@ async function pure(): Promise<void> {
   }));
 }
 
-/** A minimal Hono app answering every path with the bytes the service gave for `url`. */
-async function ceilingFor(url: string) {
-  const response = await fetch(url);
-  const text = await response.text();
-  const type = response.headers.get("content-type") ?? "application/json";
-  const app = new Hono().get("*", (c) => c.body(text, 200, { "Content-Type": type }));
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, app.fetch);
-  const target = new URL(url);
-  target.port = String(server.addr.port);
-  return { url: target.toString(), bytes: text.length, close: () => server.shutdown() };
-}
-
 /** Ceiling and service on `url`, warmed up, then `ROUNDS` alternating rounds; the median of each. */
 async function compare(url: string): Promise<{ rows: LoadResult[]; bytes: number }> {
   const ceiling = await ceilingFor(url);
-  const runs: [string, string][] = [["ceiling: minimal Hono, same bytes", ceiling.url], ["service", url]];
-  for (const [, target] of runs) await loadTest("warm-up", target, { seconds: 2 });
-  const rounds: LoadResult[][] = runs.map(() => []);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, [label, target]] of runs.entries()) {
-      rounds[i]!.push(await loadTest(label, target, { seconds: SECONDS }));
-    }
-  }
+  const { medians } = await alternatingRounds([
+    { label: "ceiling: minimal Hono, same bytes", url: ceiling.url },
+    { label: "service", url },
+  ], { rounds: ROUNDS, seconds: SECONDS });
   await ceiling.close();
-  return { rows: rounds.map((runs) => medianRun(runs)), bytes: ceiling.bytes };
+  return { rows: medians, bytes: ceiling.bytes };
 }
 
 async function job(serverUrl: string): Promise<void> {
   await withScratchDatabase(serverUrl, async (url) => {
     const nowMs = Date.now();
     const keys = benchHotkeys(SIZE.miners);
-    const config = loadConfig({
-      FGW_STORAGE: "postgres",
-      DATABASE_URL: url,
-      FGW_IP_RPM: "0",
-      FGW_LOG_LEVEL: "error",
-      FGW_METAGRAPH_SOURCE: "file",
-      FGW_METAGRAPH_FILE: new URL("../actors/validators/demo_metagraph.json", import.meta.url).pathname,
-      FGW_PRICES_SOURCE: "file",
-      FGW_PRICES_FILE: new URL("../actors/prices/demo_prices.json", import.meta.url).pathname,
-    });
+    const config = benchWorldConfig(url);
     const service = await createService(config, { log: silentLogger });
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     const seeding = performance.now();
