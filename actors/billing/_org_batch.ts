@@ -1,29 +1,25 @@
 /**
  * The OrgActor's batch of money messages (reserve, settle, release) that were waiting together in
  * its mailbox: decided in mailbox order against the account in memory and committed in ONE
- * `BillingStore.commitBatch` (docs/billing.md, "Batched commits"). Private to actors/billing.
+ * `BillingStore.commitBatch` (docs/billing.md, "Batched commits"); the in-memory decisions are in
+ * `_org_batch_decisions.ts`. Private to actors/billing.
  */
-import { isoAt } from "../kernel/mod.ts";
 import type { BatchOutcome } from "../runtime/mod.ts";
+import { invalidField, requireAmount } from "./org_account.ts";
+import type { OrgMessage, OrgReply } from "./org_messages.ts";
+import type { AccountChange, BillingStore, OrgAccount } from "../../storage/billing_store.ts";
 import {
-  available,
-  insufficientCredits,
-  invalidField,
-  requireAmount,
-  settleChange,
-  spendCapReached,
-} from "./org_account.ts";
-import type { OrgMessage, OrgReply, ReleaseReply, ReserveReply, SettleReply } from "./org_messages.ts";
-import {
-  type AccountChange,
-  type BillingStore,
-  type Hold,
-  type OrgAccount,
-  utcDay,
-} from "../../storage/billing_store.ts";
+  decide,
+  type MoneyMessage,
+  type Plan,
+  type Prepared,
+  reserveCapKey,
+  type RunState,
+  splitCapKey,
+  type Step,
+} from "./_org_batch_decisions.ts";
 
-export type MoneyMessage = Extract<OrgMessage, { type: "reserve" | "settle" | "release" }>;
-type Reserve = Extract<MoneyMessage, { type: "reserve" }>;
+export type { MoneyMessage };
 
 /** The messages an OrgActor commits in batches: those that move money and end or take holds. */
 export function isMoney(message: OrgMessage): message is MoneyMessage {
@@ -43,39 +39,6 @@ export interface BatchDeps {
   holdTtlMs: number;
   /** The OrgActor's own handling of one message: its single commit and every slow path. */
   single(message: MoneyMessage): Promise<OrgReply>;
-}
-
-/** A reserve with its hold id and lifetime fixed (a generated id stays the same on every attempt). */
-interface Prepared {
-  message: MoneyMessage;
-  holdId: string;
-  ttlMs: number;
-}
-
-/**
- * What the run decided for one message: its change (if any) and how its reply is made from the
- * account after the change (`reply` throws the message's refusal).
- */
-interface Step {
-  index: number;
-  change: AccountChange | null;
-  reply: (after: OrgAccount | null) => OrgReply;
-}
-
-/** Where a run stopped: its end, and whether it stopped at a reserve that did not fit in memory. */
-interface Plan {
-  steps: Step[];
-  end: number;
-  short: boolean;
-}
-
-/** The account and holds a run is decided on, as loaded, then as its decisions leave them. */
-interface RunState {
-  account: OrgAccount;
-  holds: Map<string, Hold>;
-  /** Daily counters of the miners whose capped reserves are in the run (`capKey`). */
-  caps: Map<string, bigint>;
-  now: number;
 }
 
 /**
@@ -259,116 +222,4 @@ async function load(
     caps: new Map(capKeys.map((key, i) => [key, spent[i]!])),
     now,
   };
-}
-
-/**
- * The steps of the run from `from`, decided in order on `state` (which they change): it ends
- * before the first message the memory cannot decide alone. A reserve that does not fit is
- * refused in the run only when its index is `refusable`.
- */
-function decide(
-  prepared: Prepared[],
-  state: RunState,
-  at: { from: number; outcomes: (BatchOutcome<OrgReply> | undefined)[]; refusable: Set<number> },
-): Plan {
-  const steps: Step[] = [];
-  for (let index = at.from; index < prepared.length; index++) {
-    if (at.outcomes[index]) continue;
-    const step = decideOne(prepared[index]!, state, at.refusable.has(index));
-    if (step === "short") return { steps, end: index, short: true };
-    if (!step) return { steps, end: index, short: false };
-    steps.push({ index, ...step });
-  }
-  return { steps, end: prepared.length, short: false };
-}
-
-type Decision = Omit<Step, "index"> | "short" | null;
-
-function decideOne(prepared: Prepared, state: RunState, refusable: boolean): Decision {
-  const { message } = prepared;
-  if (message.type === "reserve") return decideReserve(prepared, message, state, refusable);
-  const hold = state.holds.get(prepared.holdId);
-  if (message.type === "release") {
-    if (!hold) return { change: null, reply: (): ReleaseReply => ({ released: false }) };
-    unhold(state, hold, 0n);
-    return {
-      change: { atMs: state.now, removeHoldId: hold.id },
-      reply: (): ReleaseReply => ({ released: true }),
-    };
-  }
-  // A settle whose hold is gone (a repeat, a late settle, an unknown id) takes the slow path.
-  if (!hold) return null;
-  unhold(state, hold, message.costMicro);
-  state.account.balanceMicro -= message.costMicro;
-  const charged = { holdId: hold.id, chargedMicro: message.costMicro, alreadySettled: false };
-  return {
-    change: settleChange(message, { atMs: state.now, holdStored: true }),
-    reply: (after): SettleReply => ({
-      ...charged,
-      balanceAfterMicro: after!.balanceMicro,
-      availableAfterMicro: available(after!),
-    }),
-  };
-}
-
-/**
- * A new hold that fits in memory; null for a repeat (the slow path answers it); for one that does
- * not fit, its refusal (402, the cap's first, as the single path answers) when `refusable`, else
- * "short".
- */
-function decideReserve(prepared: Prepared, message: Reserve, state: RunState, refusable: boolean): Decision {
-  const { holdId, ttlMs } = prepared;
-  const { amountMicro, cap } = message;
-  if (state.holds.has(holdId)) return null;
-  const day = utcDay(state.now);
-  const key = cap ? capKey(cap.minerHotkey, day) : undefined;
-  const spentMicro = key === undefined ? 0n : state.caps.get(key) ?? 0n;
-  const overCap = cap !== undefined && spentMicro + amountMicro > cap.limitMicro;
-  if (overCap || available(state.account) < amountMicro) {
-    if (!refusable) return "short";
-    const refusal = overCap
-      ? spendCapReached({ ...cap, day, spentMicro, amountMicro })
-      : insufficientCredits(amountMicro, available(state.account));
-    return {
-      change: null,
-      reply: () => {
-        throw refusal;
-      },
-    };
-  }
-  const hold: Hold = {
-    id: holdId,
-    amountMicro,
-    createdAtMs: state.now,
-    expiresAtMs: state.now + ttlMs,
-    ...(cap ? { cap: { minerHotkey: cap.minerHotkey, day } } : {}),
-  };
-  state.holds.set(holdId, hold);
-  state.account.heldMicro += amountMicro;
-  if (key !== undefined) state.caps.set(key, spentMicro + amountMicro);
-  const change = { atMs: state.now, addHold: hold, ...(cap ? { capLimitMicro: cap.limitMicro } : {}) };
-  return { change, reply: (): ReserveReply => ({ holdId, amountMicro, expiresAt: isoAt(hold.expiresAtMs) }) };
-}
-
-/** Drops `hold` in memory; its daily counter (when tracked) moves by `charged − amount`. */
-function unhold(state: RunState, hold: Hold, chargedMicro: bigint): void {
-  state.holds.delete(hold.id);
-  state.account.heldMicro -= hold.amountMicro;
-  if (!hold.cap) return;
-  const key = capKey(hold.cap.minerHotkey, hold.cap.day);
-  const spent = state.caps.get(key);
-  if (spent !== undefined) state.caps.set(key, spent + chargedMicro - hold.amountMicro);
-}
-
-function reserveCapKey(message: MoneyMessage, now: number): string[] {
-  return message.type === "reserve" && message.cap ? [capKey(message.cap.minerHotkey, utcDay(now))] : [];
-}
-
-function capKey(minerHotkey: string, day: string): string {
-  return `${minerHotkey}\n${day}`;
-}
-
-function splitCapKey(key: string): [string, string] {
-  const [minerHotkey, day] = key.split("\n");
-  return [minerHotkey!, day!];
 }

@@ -287,11 +287,7 @@ export class ActorSystem {
     await retryBatchUntilCommitted(batch, receive, {
       ...this.#retry,
       mustComplete: (envelope) => envelope.mustComplete,
-      onRetry: (attempt, error) => {
-        this.#notify((observer) => observer.onRetry?.(name, attempt, error));
-        const msg = "must-complete message failed; retrying";
-        this.#log({ level: "warn", msg, kind: name, id, attempt, error: String(error) });
-      },
+      onRetry: this.#onRetry(name, id),
       onDone: (done, last) => {
         const ms = this.#clock() - startedAt;
         for (const { item, outcome } of done) {
@@ -348,12 +344,17 @@ export class ActorSystem {
     const { name } = registration.kind;
     return retryUntilCommitted(() => this.#receive(registration, id, slot, message), {
       ...this.#retry,
-      onRetry: (attempt, error) => {
-        this.#notify((observer) => observer.onRetry?.(name, attempt, error));
-        const msg = "must-complete message failed; retrying";
-        this.#log({ level: "warn", msg, kind: name, id, attempt, error: String(error) });
-      },
+      onRetry: this.#onRetry(name, id),
     });
+  }
+
+  /** What a must-complete retry tells: the observer, and a warning in the log. */
+  #onRetry(kind: string, id: string): (attempt: number, error: unknown) => void {
+    return (attempt, error) => {
+      this.#notify((observer) => observer.onRetry?.(kind, attempt, error));
+      const msg = "must-complete message failed; retrying";
+      this.#log({ level: "warn", msg, kind, id, attempt, error: String(error) });
+    };
   }
 
   #notify(call: (observer: ActorObserver) => void): void {
