@@ -1,6 +1,6 @@
 import { type CatalogView } from "../actors/catalog/mod.ts";
 import { FreshRunDesk, PredictionReader, PredictionSnapshotJob } from "../actors/predictions/mod.ts";
-import type { Clock, Logger } from "../actors/kernel/mod.ts";
+import { type Clock, loggedOnce, type Logger } from "../actors/kernel/mod.ts";
 import type { MetagraphView } from "../actors/validators/mod.ts";
 import type { PoolRules } from "../actors/catalog/mod.ts";
 import type { LeaderboardView } from "../actors/scoring/mod.ts";
@@ -68,17 +68,10 @@ export function createPredictions(config: Config, deps: PredictionsDeps): Predic
     clock,
     log,
   });
-  let failing: string | null = null;
-  const pollChanges = async () => {
-    try {
-      await reader.pollChanges();
-      failing = null;
-    } catch (error) {
-      deps.onPollError?.();
-      if (failing === String(error)) return;
-      failing = String(error);
-      log({ level: "error", msg: "predictions change poll failed", error: failing });
-    }
-  };
+  const pollChanges = loggedOnce(() => reader.pollChanges(), {
+    log,
+    msg: "predictions change poll failed",
+    ...(deps.onPollError ? { onError: deps.onPollError } : {}),
+  });
   return { reader, freshRuns, snapshotJob, pollMs: config.FGW_PREDICTIONS_POLL_MS, pollChanges };
 }

@@ -1,4 +1,4 @@
-import type { Clock, Logger, UpstreamObserver } from "../actors/kernel/mod.ts";
+import { type Clock, loggedOnce, type Logger, type UpstreamObserver } from "../actors/kernel/mod.ts";
 import { ChainPriceSource, FilePriceSource, type PriceSource } from "../actors/prices/mod.ts";
 import { PricesSyncJob, PriceView } from "../actors/prices/mod.ts";
 import type { Storage } from "../storage/storage.ts";
@@ -31,18 +31,11 @@ export function createPrices(config: Config, deps: PricesDeps): PricesWiring {
   const { storage, clock, log } = deps;
   const intervalMs = config.FGW_PRICES_SYNC_MS;
   const view = new PriceView({ settings: storage.settings, clock, intervalMs });
-  let failing: string | null = null;
-  const refreshView = async () => {
-    try {
-      await view.refresh();
-      failing = null;
-    } catch (error) {
-      deps.onRefreshError?.();
-      if (failing === String(error)) return;
-      failing = String(error);
-      log({ level: "error", msg: "prices view refresh failed", error: failing });
-    }
-  };
+  const refreshView = loggedOnce(() => view.refresh(), {
+    log,
+    msg: "prices view refresh failed",
+    ...(deps.onRefreshError ? { onError: deps.onRefreshError } : {}),
+  });
   const job = new PricesSyncJob({
     source: deps.source ?? priceSource(config, deps),
     settings: storage.settings,

@@ -14,3 +14,26 @@ export function jsonLogger(level: LogLine["level"] = "info"): Logger {
 
 /** Discards everything (tests). */
 export const silentLogger: Logger = () => {};
+
+/**
+ * `refresh` made quiet for a periodic timer: it never rejects; a failure is counted by `onError`
+ * every time but logged (as `msg`, at error level) only when its text differs from the previous
+ * failure's, until a refresh succeeds again.
+ */
+export function loggedOnce(
+  refresh: () => Promise<unknown>,
+  options: { log: Logger; msg: string; onError?: () => void },
+): () => Promise<void> {
+  let failing: string | null = null;
+  return async () => {
+    try {
+      await refresh();
+      failing = null;
+    } catch (error) {
+      options.onError?.();
+      if (failing === String(error)) return;
+      failing = String(error);
+      options.log({ level: "error", msg: options.msg, error: failing });
+    }
+  };
+}
