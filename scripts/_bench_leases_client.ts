@@ -14,8 +14,8 @@ export interface ClientSettings {
   seeds: string[];
   /** Lease requests signed ahead per validator. */
   presigned: number;
-  /** Wall time (ms since the epoch) after which no new cycle starts. */
-  deadlineMs: number;
+  /** Seconds after the lease requests are signed during which new cycles start. */
+  seconds: number;
 }
 
 export interface ClientReport {
@@ -50,23 +50,45 @@ function submission(agentPredictionId: string, event: { outcomes: { outcomeId: s
   });
 }
 
-async function validator(signer: Signer, settings: ClientSettings, report: ClientReport): Promise<void> {
+/** A lease request signed ahead, used only while its timestamp is well inside the window. */
+interface Presigned {
+  headers: Record<string, string>;
+  atMs: number;
+}
+
+/** Half the service's default signature window: a request signed earlier is signed again. */
+const FRESH_MS = 15_000;
+
+/** Lease requests signed ahead, timestamped at the round's middle (signing takes seconds). */
+function signAhead(signer: Signer, settings: ClientSettings): Presigned[] {
+  const atMs = Date.now() + Math.min(settings.seconds * 500, FRESH_MS);
+  return Array.from({ length: settings.presigned }, () => ({
+    headers: signRequest(signer, { method: "GET", url: LEASE }, { role: "validator", nowMs: atMs }),
+    atMs,
+  }));
+}
+
+function leaseHeaders(signer: Signer, ahead: Presigned[]): Record<string, string> {
   const nowMs = Date.now();
-  const ahead = Array.from(
-    { length: settings.presigned },
-    () => signRequest(signer, { method: "GET", url: LEASE }, { role: "validator", nowMs }),
-  );
-  await Promise.resolve();
+  const next = ahead.pop();
+  if (next && Math.abs(nowMs - next.atMs) < FRESH_MS) return next.headers;
+  return signRequest(signer, { method: "GET", url: LEASE }, { role: "validator", nowMs });
+}
+
+async function validator(
+  signer: Signer,
+  ahead: Presigned[],
+  deadlineMs: number,
+  settings: ClientSettings,
+  report: ClientReport,
+): Promise<void> {
   const fail = async (response: Response) => {
     const key = `${response.status} ${(await response.text()).slice(0, 80)}`;
     report.failures[key] = (report.failures[key] ?? 0) + 1;
   };
-  while (Date.now() < settings.deadlineMs) {
+  while (Date.now() < deadlineMs) {
     const started = performance.now();
-    const headers = ahead.pop() ?? signRequest(signer, { method: "GET", url: LEASE }, {
-      role: "validator",
-      nowMs: Date.now(),
-    });
+    const headers = leaseHeaders(signer, ahead);
     const leased = await fetch(`${settings.baseUrl}${LEASE}`, { headers });
     if (leased.status !== 200) return await fail(leased);
     const body = await leased.json();
@@ -101,12 +123,12 @@ async function main(): Promise<void> {
     cpuSeconds: 0,
   };
   // Sign every validator's leases ahead before the clock starts.
-  const started = { at: 0 };
-  const runs = signers.map((signer) => validator(signer, settings, report));
-  started.at = performance.now();
+  const ahead = signers.map((signer) => signAhead(signer, settings));
+  const started = performance.now();
+  const deadlineMs = Date.now() + settings.seconds * 1_000;
   const cpu = cpuUsage();
-  await Promise.all(runs);
-  report.seconds = (performance.now() - started.at) / 1000;
+  await Promise.all(signers.map((signer, i) => validator(signer, ahead[i]!, deadlineMs, settings, report)));
+  report.seconds = (performance.now() - started) / 1000;
   const used = cpuUsage(cpu);
   report.cpuSeconds = (used.user + used.system) / 1e6;
   console.log(JSON.stringify(report));

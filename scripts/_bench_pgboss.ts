@@ -1,11 +1,17 @@
 /**
- * The job-queue reference of `bench:leases`: pg-boss 10 on its own scratch database, `workers`
- * loops each fetching one job and completing it until the queue is empty (BENCH-ANCHORS.md).
+ * The job-queue reference of `bench:leases`: pg-boss 10 on its own scratch database holding `jobs`
+ * queued jobs (BENCH-ANCHORS.md ran it with 20,000), `workers` loops each fetching one job and
+ * completing it until the queue is empty or `seconds` have passed. pg-boss slows down as its queue
+ * grows (here 675–743 jobs/s with 2,000 queued, 137 with 20,000, the same hour), so the loop it is
+ * compared with must start from the same depth.
  */
 import PgBoss from "pg-boss";
 
 /** Jobs fetched and completed per second; throws if a job was handed out twice. */
-export async function benchPgBoss(url: string, options: { jobs: number; workers: number }): Promise<number> {
+export async function benchPgBoss(
+  url: string,
+  options: { jobs: number; workers: number; seconds: number },
+): Promise<number> {
   const boss = new PgBoss({ connectionString: url, max: options.workers });
   let stopped = false;
   // Idle pool connections outlive `stop` and are cut when the scratch database is dropped.
@@ -22,8 +28,9 @@ export async function benchPgBoss(url: string, options: { jobs: number; workers:
     }
     const seen = new Set<string>();
     let duplicates = 0;
+    const deadline = performance.now() + options.seconds * 1_000;
     const worker = async () => {
-      for (;;) {
+      while (performance.now() < deadline) {
         const [job] = await boss.fetch<{ index: number }>(queue);
         if (!job) return;
         if (seen.has(job.id)) duplicates++;
@@ -34,12 +41,8 @@ export async function benchPgBoss(url: string, options: { jobs: number; workers:
     const started = performance.now();
     await Promise.all(Array.from({ length: options.workers }, worker));
     const seconds = (performance.now() - started) / 1_000;
-    if (duplicates > 0 || seen.size !== options.jobs) {
-      throw new Error(
-        `pg-boss handed out ${seen.size} distinct jobs of ${options.jobs}, ${duplicates} twice`,
-      );
-    }
-    return options.jobs / seconds;
+    if (duplicates > 0) throw new Error(`pg-boss handed out ${duplicates} jobs twice`);
+    return seen.size / seconds;
   } finally {
     stopped = true;
     await boss.stop({ graceful: false, wait: true });
