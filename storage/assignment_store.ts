@@ -9,6 +9,7 @@ import type {
   StoredPrediction,
 } from "./assignment_record.ts";
 import type { EventRecord } from "./event_record.ts";
+import type { ConsumedAndCounted, SignedUse } from "./nonce_store.ts";
 
 export interface EnsureOptions {
   /** Targets written per storage round trip (PostgreSQL) or atomic commit (KV); adapters cap it. */
@@ -41,6 +42,13 @@ export interface ClaimOptions {
   leaseMs: number;
   /** The most live leases `validatorHotkey` may hold; the claim is refused at that count. */
   maxLive: number;
+  /**
+   * The signed request's nonce use and rate hit, made in the same atomic step as the claim (one
+   * commit): when it does not admit the claim (`useAdmits`), nothing is claimed and the result is
+   * `use_refused`; otherwise the use commits with the claim, or alone when the result is `none` or
+   * `limit`.
+   */
+  use?: SignedUse;
 }
 
 /** A claimed assignment, with the event exactly as it was handed out with the lease. */
@@ -57,7 +65,9 @@ export type ClaimResult =
   /** Nothing claimable now. */
   | { kind: "none" }
   /** The validator already holds `maxLive` live leases (the route answers 429). */
-  | { kind: "limit"; live: number };
+  | { kind: "limit"; live: number }
+  /** `ClaimOptions.use` did not admit the claim (a used nonce, or over the rate): nothing claimed. */
+  | { kind: "use_refused"; use: ConsumedAndCounted };
 
 export interface SubmitOptions {
   validatorHotkey: string;
@@ -77,6 +87,13 @@ export interface SubmitOptions {
   eventVersion?: number;
   /** The reasoning trace (a JSON value), stored apart and cross-linked by the id. */
   trace: unknown;
+  /**
+   * The signed request's nonce use and rate hit, made first, in the same atomic step as the
+   * submission: when it does not admit it (`useAdmits`), nothing else is checked or written and the
+   * receipt carries `useRefused`; otherwise the use commits with whatever the submission does (the
+   * prediction; nothing for a retry or `eventChanged`; nothing before a `StoreRefusal`).
+   */
+  use?: SignedUse;
 }
 
 export interface SubmitReceipt {
@@ -85,6 +102,8 @@ export interface SubmitReceipt {
   stored: boolean;
   /** True when nothing was written because the event is no longer at `SubmitOptions.eventVersion`. */
   eventChanged?: true;
+  /** The use as made when `SubmitOptions.use` did not admit the submission: nothing was stored. */
+  useRefused?: ConsumedAndCounted;
 }
 
 export interface MarkScoredOptions {

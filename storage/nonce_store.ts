@@ -17,6 +17,27 @@ export interface ConsumedAndCounted {
 }
 
 /**
+ * A signed request's nonce use and rate hit (DESIGN §4 steps 7–8), handed to the store that makes
+ * the change the request authorizes, so that both commit in the same atomic step (see
+ * `AssignmentStore.claim` and `submit`). The hit is counted also for a replay, as `consumeCounting`
+ * does; the change goes ahead only when the use admits it (`useAdmits`).
+ */
+export interface SignedUse {
+  hotkey: string;
+  nonce: string;
+  /** How long the nonce stays used, on the storage's clock. */
+  ttlMs: number;
+  hit: CountedHit;
+  /** The most the window may count, this hit included, for the change to go ahead. */
+  maxCount: number;
+}
+
+/** Whether a signed use as it was made lets its change go ahead: a fresh nonce, a count within the rate. */
+export function useAdmits(use: SignedUse, made: ConsumedAndCounted): boolean {
+  return made.fresh && made.count <= use.maxCount;
+}
+
+/**
  * Single-use signature nonces per hotkey, shared by every service instance. Expiry is on the
  * storage's clock (PostgreSQL: the server's; Deno KV: the host's, see docs/runtime.md); an expired
  * nonce counts as unused, which is safe because a request old enough for its nonce to have

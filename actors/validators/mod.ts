@@ -20,6 +20,7 @@ export * from "./subtensor_metagraph_source.ts";
 export * from "./metagraph_sync_job.ts";
 export * from "./metagraph_view.ts";
 export * from "./signature_guard.ts";
+export * from "./pending_use.ts";
 export * from "./nonce_purge_job.ts";
 export * from "./validator_desk.ts";
 export * from "./eligible_miners.ts";

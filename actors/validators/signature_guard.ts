@@ -1,6 +1,6 @@
-import { type Clock, isoAt, ServiceError } from "../kernel/mod.ts";
-import { secondsUntilReset, windowAt } from "../keys/mod.ts";
-import type { NonceStore } from "../../storage/nonce_store.ts";
+import { type Clock, ServiceError } from "../kernel/mod.ts";
+import { windowAt } from "../keys/mod.ts";
+import type { NonceStore, SignedUse } from "../../storage/nonce_store.ts";
 import type { OrgStore } from "../../storage/org_store.ts";
 import type { StoredNeuron } from "../../storage/metagraph_store.ts";
 import type { SignatureRole } from "./canonical_message.ts";
@@ -8,6 +8,7 @@ import { type HeaderSource, parseSignatureHeaders, type SignatureHeaders } from 
 import { checkWindow, verifySignature } from "./signed_request.ts";
 import type { Sr25519Verify } from "./sr25519.ts";
 import type { MetagraphStatus, MetagraphView } from "./metagraph_view.ts";
+import { PendingUse } from "./pending_use.ts";
 
 /** What a signature route asks of its callers beyond a good signature (DESIGN §4, §6). */
 export interface SignaturePolicy {
@@ -22,6 +23,12 @@ export interface SignaturePolicy {
    * goes on (scored-predictions answers an empty list, DESIGN §6). A stale metagraph still refuses.
    */
   neverSynced?: "skip_metagraph";
+  /**
+   * `with_change` (validator routes that write: the lease and the submission): steps 7–8 are not
+   * made by `complete` but left in `SignedCaller.use`, for the store to make in the same atomic
+   * step as the request's change (one commit). Not with `minerHotkey` (step 9 comes after them).
+   */
+  nonce?: "with_change";
 }
 
 export interface SignatureSettings {
@@ -63,6 +70,8 @@ export interface SignedCaller {
   miner: { hotkey: string; orgId: string } | null;
   /** The raw body bytes the signature covers (empty when none). */
   body: Uint8Array;
+  /** Steps 7–8 still to make, with the change (`nonce: "with_change"`); null when made. */
+  use: PendingUse | null;
 }
 
 /** What the signature covers besides the headers. */
@@ -85,8 +94,9 @@ export const NONCE_SKEW_MARGIN_MS = 60_000;
  * timestamp window → metagraph fresh → hotkey in the metagraph → validator permit and stake →
  * signature → nonce consumed (shared storage) → per-hotkey rate (validators, shared storage) →
  * named miner registered to an organisation. `admit` runs steps 1–5 (no body needed), `complete`
- * steps 6–9. Fails closed: an error of the metagraph, nonce, rate or registration storage
- * propagates (the request is refused with 500), never skips a step.
+ * steps 6–9 (with `nonce: "with_change"`, 7–8 go with the route's change, `PendingUse`). Fails
+ * closed: an error of the metagraph, nonce, rate or registration storage propagates (the request
+ * is refused with 500), never skips a step.
  */
 export class SignatureGuard {
   readonly #deps: SignatureGuardDeps;
@@ -122,12 +132,11 @@ export class SignatureGuard {
     return { headers, policy, neuron, metagraph };
   }
 
-  /** Steps 6–9 for a request `admit` let through. */
+  /** Steps 6–9 for a request `admit` let through (with `nonce: "with_change"`, step 6 alone). */
   async complete(admitted: AdmittedSignature, parts: SignedParts): Promise<SignedCaller> {
     const { headers, policy } = admitted;
     verifySignature(headers, parts, this.#deps);
-    if (policy.role === "validator") await this.#consumeAndCount(headers.hotkey, headers.nonce);
-    else await this.consumeNonce(headers.hotkey, headers.nonce);
+    const use = await this.#nonceSteps(admitted);
     const minerHotkey = policy.role === "miner"
       ? headers.hotkey
       : policy.minerHotkey === "required"
@@ -141,7 +150,21 @@ export class SignatureGuard {
       metagraph: admitted.metagraph,
       miner,
       body: parts.body,
+      use,
     };
+  }
+
+  /**
+   * Steps 7 and 8 of a validator request in one storage step (one statement on PostgreSQL), its
+   * change not riding on it: a replay answers nonce_reused whatever the count (it adds one to its
+   * hotkey's count, as a refused request over the rate does); a fresh nonce over the rate answers
+   * rate_limited, its nonce used up.
+   */
+  async useAlone(pending: PendingUse): Promise<void> {
+    const { hotkey, nonce, ttlMs, hit } = pending.take();
+    const made = await this.#deps.nonces.consumeCounting(hotkey, nonce, { ttlMs }, hit);
+    const refusal = pending.refusal(made);
+    if (refusal) throw refusal;
   }
 
   /**
@@ -203,26 +226,34 @@ export class SignatureGuard {
     return { ttlMs: 2 * this.#deps.settings.windowMs + NONCE_SKEW_MARGIN_MS };
   }
 
-  /**
-   * Steps 7 and 8 in one storage step (one statement on PostgreSQL): a replay answers
-   * nonce_reused whatever the count (it adds one to its hotkey's count, as a refused request over
-   * the rate does); a fresh nonce over the rate answers rate_limited, its nonce used up.
-   */
-  async #consumeAndCount(hotkey: string, nonce: string): Promise<void> {
-    const { clock, nonces, settings } = this.#deps;
-    const nowMs = clock();
-    const window = windowAt(nowMs);
-    const { fresh, count } = await nonces.consumeCounting(hotkey, nonce, this.#nonceLife(), {
-      bucket: validatorBucket(hotkey),
-      windowStartMs: window.startMs,
-      windowMs: window.endMs - window.startMs,
-    });
-    if (!fresh) throw nonceReused();
-    if (count <= settings.validatorRpm) return;
-    throw new ServiceError("rate_limited", "Signed request rate of this validator hotkey exceeded", {
-      retryAfterSeconds: secondsUntilReset(window, nowMs),
-      details: { limit: settings.validatorRpm, windowResetsAt: isoAt(window.endMs) },
-    });
+  /** Steps 7–8 now, or (`nonce: "with_change"`) the pending use they become. */
+  async #nonceSteps({ headers, policy }: AdmittedSignature): Promise<PendingUse | null> {
+    if (policy.role !== "validator") {
+      await this.consumeNonce(headers.hotkey, headers.nonce);
+      return null;
+    }
+    const use = this.#pendingUse(headers.hotkey, headers.nonce);
+    if (policy.nonce === "with_change" && policy.minerHotkey !== "required") return use;
+    await this.useAlone(use);
+    return null;
+  }
+
+  /** Steps 7–8 of a validator's request, to make: the nonce for its life, a hit on its hotkey's window. */
+  #pendingUse(hotkey: string, nonce: string): PendingUse {
+    const { clock, settings } = this.#deps;
+    const window = windowAt(clock());
+    const use: SignedUse = {
+      hotkey,
+      nonce,
+      ttlMs: this.#nonceLife().ttlMs,
+      hit: {
+        bucket: validatorBucket(hotkey),
+        windowStartMs: window.startMs,
+        windowMs: window.endMs - window.startMs,
+      },
+      maxCount: settings.validatorRpm,
+    };
+    return new PendingUse(use, { window, now: clock });
   }
 }
 

@@ -4,10 +4,12 @@ import { utf8ToBytes } from "@noble/hashes/utils.js";
 import { type Clock, isoAt, ServiceError } from "../kernel/mod.ts";
 import { type ValidityEvent, validityReasons } from "../scoring/mod.ts";
 import type { AgentStore } from "../../storage/agent_store.ts";
-import type { AssignmentStore, Claimed } from "../../storage/assignment_store.ts";
+import type { AssignmentStore, Claimed, SubmitReceipt } from "../../storage/assignment_store.ts";
 import type { PredictionValidation, ReportedPrediction } from "../../storage/assignment_record.ts";
 import type { EventRecord } from "../../storage/event_record.ts";
 import type { EventStore } from "../../storage/event_store.ts";
+import type { ConsumedAndCounted } from "../../storage/nonce_store.ts";
+import type { PendingUse } from "./pending_use.ts";
 
 export interface LeaseSettings {
   /** Lease length (`FGW_LEASE_MS`), on the storage's clock. */
@@ -57,6 +59,19 @@ export interface SubmissionAck {
 
 type RenderedAgent = LeasedAssignment["agent"];
 
+/** A submission as the route hands it over: who signed it, when it came, its pending use. */
+interface SignedSubmission {
+  validatorHotkey: string;
+  submission: Submission;
+  receivedAtMs: number;
+  use: PendingUse | null;
+}
+
+/** The refusal of a use a store reported refused (only ever for a use it was handed). */
+function refusalOf(use: PendingUse | null, made: ConsumedAndCounted): Error {
+  return use?.refusal(made) ?? new Error("A store refused a signed use it was not handed");
+}
+
 /** An assignment's event as its submission judges validity against it. */
 interface LeasedEvent {
   eventId: string;
@@ -101,14 +116,17 @@ export class ValidatorDesk {
 
   /**
    * Claims at most one assignment for `validatorHotkey`; 429 `rate_limited` (with `Retry-After`)
-   * when it already holds `maxLeases` live leases.
+   * when it already holds `maxLeases` live leases. With `use`, the request's nonce use and rate hit
+   * are made in the claim's own atomic step; a refused use answers its refusal, nothing claimed.
    */
-  async lease(validatorHotkey: string): Promise<LeaseReply> {
+  async lease(validatorHotkey: string, use: PendingUse | null = null): Promise<LeaseReply> {
     const { assignments, settings } = this.#deps;
     const claim = await assignments.claim(validatorHotkey, {
       leaseMs: settings.leaseMs,
       maxLive: settings.maxLeases,
+      ...(use ? { use: use.take() } : {}),
     });
+    if (claim.kind === "use_refused") throw refusalOf(use, claim.use);
     if (claim.kind === "none") return { assignment: null, reason: "none_available" };
     if (claim.kind === "limit") {
       throw new ServiceError("rate_limited", "This validator holds the most live leases it may hold", {
@@ -125,34 +143,41 @@ export class ValidatorDesk {
    * are the lease snapshot's (the store takes them from the lease). Validity (SCORING.md) is
    * decided here and stored with the prediction: an invalid prediction is kept, not refused.
    * 404 `not_found` for an unknown id, 409 `lease_not_held` for anyone but the holder (or the
-   * holder too late); a retry by the validator that submitted gets the same ack.
+   * holder too late); a retry by the validator that submitted gets the same ack. With `use`, the
+   * request's nonce use and rate hit are made in the store's submit step (the first one, when the
+   * event changed and a second is needed); a refused use answers its refusal, nothing stored. An
+   * unknown id answers before any store step, leaving `use` untaken.
    */
   async submit(
     validatorHotkey: string,
     submission: Submission,
     receivedAtMs: number,
+    use: PendingUse | null = null,
   ): Promise<SubmissionAck> {
     const id = submission.agentPredictionId;
+    const signed = { validatorHotkey, submission, receivedAtMs, use };
     const leased = this.#leased.get(id);
     if (leased) {
-      const receipt = await this.#store(validatorHotkey, submission, receivedAtMs, leased);
+      const receipt = await this.#store(signed, leased);
       if (!receipt.eventChanged) return ack(id);
     }
     const eventId = leased?.eventId ?? (await this.#deps.assignments.get(id))?.eventId;
     if (eventId === undefined) throw new ServiceError("not_found", `No assignment ${id}`);
     const stored = await this.#deps.events.get(eventId);
     if (!stored) throw new Error(`Assignment ${id} names event ${eventId}, which is not stored`);
-    await this.#store(validatorHotkey, submission, receivedAtMs, { eventId, event: stored.event });
+    await this.#store(signed, { eventId, event: stored.event });
     return ack(id);
   }
 
   /**
    * The store's submit, judged against `leased.event`; with `leased.version`, stored only while the
-   * event is still at that version (else `eventChanged`, nothing written).
+   * event is still at that version (else `eventChanged`, nothing written). Hands the store the
+   * request's use unless an earlier step took it.
    */
-  #store(validatorHotkey: string, submission: Submission, receivedAtMs: number, leased: LeasedEvent) {
+  async #store(signed: SignedSubmission, leased: LeasedEvent): Promise<SubmitReceipt> {
+    const { validatorHotkey, submission, receivedAtMs, use } = signed;
     const { assignments, settings } = this.#deps;
-    return assignments.submit(submission.agentPredictionId, {
+    const receipt = await assignments.submit(submission.agentPredictionId, {
       validatorHotkey,
       graceMs: settings.graceMs,
       receivedAtMs,
@@ -160,7 +185,10 @@ export class ValidatorDesk {
       validation: predictionValidation(submission.prediction, leased.event, receivedAtMs),
       trace: submission.reasoningTrace,
       ...(leased.version === undefined ? {} : { eventVersion: leased.version }),
+      ...(use && !use.taken ? { use: use.take() } : {}),
     });
+    if (receipt.useRefused) throw refusalOf(use, receipt.useRefused);
+    return receipt;
   }
 
   async #render(claim: Claimed): Promise<LeasedAssignment> {

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { type ErrorCode, ServiceError } from "../../actors/kernel/mod.ts";
 import {
   type AdmittedSignature,
+  type PendingUse,
   requestTarget,
   type SignatureGuard,
   type SignaturePolicy,
@@ -34,8 +35,13 @@ const SIGNATURE_ERRORS: readonly ErrorCode[] = [
  * The signature checks of a route that takes a signature alone (`access: { signature }`), by
  * `policy`, as a `SignatureAccess` whose halves run around the body gate: an `Authorization`
  * header → 403 `wrong_auth_scheme` (signature routes take no API key), then `SignatureGuard` steps
- * 1–5 before the body, 6–9 after it (over the raw body bytes the gate kept). Sets `c.get("signed")`. Every failure, a storage error included, refuses
- * the request: nothing after this middleware runs unless every step passed.
+ * 1–5 before the body, 6–9 after it (over the raw body bytes the gate kept). Sets
+ * `c.get("signed")`. Every failure, a storage error included, refuses the request: nothing after
+ * this middleware runs unless every step passed — except, with
+ * `nonce: "with_change"`, steps 7–8, which the route makes with its change (`SignedCaller.use`). A
+ * request that ends before its route handed the use to a store (a bad body or query, an unknown
+ * id) has it made here, after the route answered: a refused use replaces that answer with its own
+ * (`nonce_reused`, `rate_limited`), as if it had come first, which is DESIGN §4's order.
  */
 export function signatureAccess(guard: SignatureGuard, policy: SignaturePolicy): SignatureAccess {
   const errors: ErrorCode[] = [...SIGNATURE_ERRORS];
@@ -56,10 +62,22 @@ export function signatureAccess(guard: SignatureGuard, policy: SignaturePolicy):
       if (!admitted) throw new Error("signature afterBody ran without beforeBody");
       const body = new Uint8Array(await c.req.arrayBuffer());
       const parts = { method: c.req.method, target: requestTarget(c.req.url), body };
-      c.set(SIGNED, await guard.complete(admitted, parts));
+      const signed = await guard.complete(admitted, parts);
+      c.set(SIGNED, signed);
       await next();
+      if (signed.use && !signed.use.taken) await useAfterAnswer(c, guard, signed.use);
     },
   };
+}
+
+/** Makes a use the route never handed to a store; a refusal drops the answer's own `Retry-After`. */
+async function useAfterAnswer(c: Context, guard: SignatureGuard, use: PendingUse): Promise<void> {
+  try {
+    await guard.useAlone(use);
+  } catch (error) {
+    c.header("Retry-After", undefined);
+    throw error;
+  }
 }
 
 /** The verified caller of a request that passed `signatureAccess`. */

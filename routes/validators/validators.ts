@@ -11,12 +11,17 @@ export interface ValidatorRoutesDeps {
   clock: Clock;
 }
 
-/** `GET /v1/validators/agent-and-event` and `POST /v1/validators/prediction` (validator signatures). */
+/**
+ * `GET /v1/validators/agent-and-event` and `POST /v1/validators/prediction` (validator signatures).
+ * Each request's nonce use and rate hit (DESIGN §4 steps 7–8) are made by the store in the same
+ * atomic step as its claim or submission: one commit per request.
+ */
 export function validatorRoutes(deps: ValidatorRoutesDeps): OpenAPIHono<SignedEnv> {
-  const signature = signatureAccess(deps.guard, { role: "validator" });
+  const signature = signatureAccess(deps.guard, { role: "validator", nonce: "with_change" });
   const app = openApiApp<SignedEnv>();
   app.openapi(leaseRoute(signature), async (c) => {
-    const reply = await deps.desk.lease(signedCallerOf(c).hotkey);
+    const signed = signedCallerOf(c);
+    const reply = await deps.desk.lease(signed.hotkey, signed.use);
     return c.json(reply, 200);
   });
   return app.openapi(submitRoute(signature), async (c) => {
@@ -28,7 +33,8 @@ export function validatorRoutes(deps: ValidatorRoutesDeps): OpenAPIHono<SignedEn
         details: { field: "reasoningTrace", maxBytes: MAX_TRACE_BYTES, bytes: traceBytes },
       });
     }
-    const ack = await deps.desk.submit(signedCallerOf(c).hotkey, submission, receivedAtMs);
+    const signed = signedCallerOf(c);
+    const ack = await deps.desk.submit(signed.hotkey, submission, receivedAtMs, signed.use);
     return c.json(ack, 200);
   });
 }

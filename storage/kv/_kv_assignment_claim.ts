@@ -15,6 +15,7 @@ import {
   writeMiner,
 } from "./_assignment_keys.ts";
 import { eventKey } from "./kv_event_store.ts";
+import { type CountedUse, nonceKey, takeNonce, takeNonceAlone, usedAlready } from "./_kv_signed_use.ts";
 
 /** What one claim attempt read, to check in its commit. */
 export interface Candidate {
@@ -164,24 +165,38 @@ export async function pickOrdinary(kv: Deno.Kv, nowMs: number): Promise<Candidat
   return null;
 }
 
+/** What one claim attempt decided before its commit: a final answer, or the candidate to lease. */
+async function choose(kv: Deno.Kv, holdings: Holdings, maxLive: number, nowMs: number) {
+  if (holdings.live >= maxLive) return { kind: "limit", live: holdings.live } as const;
+  if (!await anyClaimable(kv, nowMs)) return { kind: "none" } as const;
+  return await pickPriority(kv, nowMs) ?? await pickOrdinary(kv, nowMs) ?? { kind: "none" } as const;
+}
+
 /**
  * One claim attempt: reads the validator's leases and the queue, picks, and commits the lease
  * checked against every entry the choice rests on: the assignment (nobody claimed or submitted it
  * since), the miner's record (nobody leased that miner since: the round-robin holds across
  * handles) and the validator's gate (none of its other claims committed since: maxLive holds).
- * Null when the commit lost a race: the caller tries again.
+ * With a counted use, its nonce is read first (a live use: `use_refused`, nothing written) and
+ * taken in the same commit as the lease, or alone for `none` and `limit`. Null when the commit
+ * lost a race: the caller tries again.
  */
 export async function tryClaim(
   kv: Deno.Kv,
   validator: string,
-  options: ClaimOptions & { nowMs: number; token: string },
+  options: Omit<ClaimOptions, "use"> & { nowMs: number; token: string; use?: CountedUse },
 ): Promise<ClaimResult | null> {
-  const { nowMs } = options;
-  const holdings = await readHoldings(kv, validator, nowMs);
-  if (holdings.live >= options.maxLive) return { kind: "limit", live: holdings.live };
-  if (!await anyClaimable(kv, nowMs)) return { kind: "none" };
-  const candidate = await pickPriority(kv, nowMs) ?? await pickOrdinary(kv, nowMs);
-  if (!candidate) return { kind: "none" };
+  const { nowMs, use } = options;
+  const [holdings, nonce] = await Promise.all([
+    readHoldings(kv, validator, nowMs),
+    use ? kv.get<number>(nonceKey(use.use.hotkey, use.use.nonce)) : null,
+  ]);
+  const refused = use && nonce ? usedAlready(use, nonce, nowMs) : null;
+  if (refused) return { kind: "use_refused", use: refused };
+  const candidate = await choose(kv, holdings, options.maxLive, nowMs);
+  if ("kind" in candidate) {
+    return use && nonce && !await takeNonceAlone(kv, use, nonce, nowMs) ? null : candidate;
+  }
   const before = candidate.assignment.value;
   const lease: Lease = {
     validatorHotkey: validator,
@@ -199,6 +214,7 @@ export async function tryClaim(
   const miner = candidate.miner.value;
   const commit = await commitWrites(kv, (op) => {
     op.check(candidate.assignment, candidate.miner, holdings.gate);
+    if (use && nonce) takeNonce(op, nonce, use.use.ttlMs, nowMs);
     writeAssignment(op, before, after);
     const held = heldKey(validator, before.agentPredictionId);
     const former = before.lease?.validatorHotkey;

@@ -3,6 +3,7 @@ import type { Assignment, StoredPrediction } from "../assignment_record.ts";
 import type { MarkScoredOptions, SubmitOptions, SubmitReceipt } from "../assignment_store.ts";
 import type { StoredEvent } from "../event_record.ts";
 import { eventKey } from "./kv_event_store.ts";
+import { countUse, nonceKey, takeNonce, takeNonceAlone, usedAlready } from "./_kv_signed_use.ts";
 import {
   assignmentKey,
   commitWrites,
@@ -54,18 +55,24 @@ export async function readTrace(kv: Deno.Kv, id: string): Promise<unknown | null
   return JSON.parse(new TextDecoder().decode(bytes));
 }
 
-/** Whether `validator` may store a prediction for the assignment now: its receipt if already done. */
-function admit(assignment: Assignment, options: SubmitOptions, nowMs: number): SubmitReceipt | "store" {
+/**
+ * Whether `validator` may store a prediction for the assignment now: "store", the receipt of a
+ * retry, or the refusal to throw.
+ */
+function admit(
+  assignment: Assignment,
+  options: SubmitOptions,
+  nowMs: number,
+): SubmitReceipt | StoreRefusal | "store" {
   const id = assignment.agentPredictionId;
   const lease = assignment.lease;
   const holder = lease?.validatorHotkey === options.validatorHotkey;
   if (assignment.status === "submitted" || assignment.status === "scored") {
-    if (holder) return { agentPredictionId: id, stored: false };
-    throw notHeld(id);
+    return holder ? { agentPredictionId: id, stored: false } : notHeld(id);
   }
-  if (assignment.status !== "in_progress" || !lease || !holder) throw notHeld(id);
-  if (options.leaseToken !== undefined && options.leaseToken !== lease.token) throw notHeld(id);
-  if (nowMs > lease.expiresAtMs + options.graceMs) throw notHeld(id);
+  if (assignment.status !== "in_progress" || !lease || !holder) return notHeld(id);
+  if (options.leaseToken !== undefined && options.leaseToken !== lease.token) return notHeld(id);
+  if (nowMs > lease.expiresAtMs + options.graceMs) return notHeld(id);
   return "store";
 }
 
@@ -87,32 +94,65 @@ function predictionOf(assignment: Assignment, options: SubmitOptions): StoredPre
 }
 
 /**
+ * What one submit attempt decided before its commit: "store" (with the event entry to check, when
+ * judged against a version), or the answer to give once the use's nonce is taken (a retry's
+ * receipt, `eventChanged`, a refusal).
+ */
+async function decide(
+  kv: Deno.Kv,
+  id: string,
+  entry: Deno.KvEntryMaybe<Assignment>,
+  options: SubmitOptions,
+  nowMs: number,
+): Promise<{ store: Deno.KvEntryMaybe<StoredEvent> | null } | { answer: SubmitReceipt | StoreRefusal }> {
+  if (!entry.value) return { answer: notFound(id) };
+  const admitted = admit(entry.value, options, nowMs);
+  if (admitted !== "store") return { answer: admitted };
+  if (options.eventVersion === undefined) return { store: null };
+  const event = await kv.get<StoredEvent>(eventKey(entry.value.eventId));
+  if (event.value?.version === options.eventVersion) return { store: event };
+  return { answer: { agentPredictionId: id, stored: false, eventChanged: true } };
+}
+
+/**
  * Checks the lease and commits the assignment's move to submitted, the prediction and the trace
  * chunks in one atomic operation, checked against the assignment entry as read: of racing
- * submissions exactly one commits; the others read again and find it submitted.
+ * submissions exactly one commits; the others read again and find it submitted. With a use, its
+ * hit is counted first and its nonce taken in that same commit (or alone, when nothing is stored);
+ * a nonce found used refuses the submission before anything else is looked at.
  */
 export async function submitPrediction(
   kv: Deno.Kv,
   id: string,
-  options: SubmitOptions & { now: () => number },
+  { use, ...options }: SubmitOptions & { now: () => number },
 ): Promise<SubmitReceipt> {
   const chunks = traceChunks(options.trace);
+  const started = use ? await countUse(kv, use, options.now) : null;
+  if (started && "refused" in started) {
+    return { agentPredictionId: id, stored: false, useRefused: started.refused };
+  }
+  const counted = started?.counted;
+  const keys = [assignmentKey(id), ...(counted ? [nonceKey(counted.use.hotkey, counted.use.nonce)] : [])];
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const entry = await kv.get<Assignment>(assignmentKey(id));
-    if (!entry.value) throw notFound(id);
-    const assignment = entry.value;
-    const admitted = admit(assignment, options, options.now());
-    if (admitted !== "store") return admitted;
-    const event = options.eventVersion === undefined
-      ? null
-      : await kv.get<StoredEvent>(eventKey(assignment.eventId));
-    if (event && event.value?.version !== options.eventVersion) {
-      return { agentPredictionId: id, stored: false, eventChanged: true };
+    const [entry, nonce] = await kv.getMany<unknown[]>(keys) as [
+      Deno.KvEntryMaybe<Assignment>,
+      Deno.KvEntryMaybe<number> | undefined,
+    ];
+    const nowMs = options.now();
+    const refused = counted && nonce ? usedAlready(counted, nonce, nowMs) : null;
+    if (refused) return { agentPredictionId: id, stored: false, useRefused: refused };
+    const decided = await decide(kv, id, entry, options, nowMs);
+    if ("answer" in decided) {
+      if (counted && nonce && !await takeNonceAlone(kv, counted, nonce, nowMs)) continue;
+      if (decided.answer instanceof StoreRefusal) throw decided.answer;
+      return decided.answer;
     }
+    const assignment = entry.value!;
     const prediction = predictionOf(assignment, options);
     const commit = await commitWrites(kv, (op) => {
       op.check(entry);
-      if (event) op.check(event);
+      if (decided.store) op.check(decided.store);
+      if (counted && nonce) takeNonce(op, nonce, counted.use.ttlMs, nowMs);
       writeAssignment(op, assignment, { ...assignment, status: "submitted" });
       op.delete(heldKey(options.validatorHotkey, id));
       writePrediction(op, prediction);

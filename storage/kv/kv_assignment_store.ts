@@ -22,6 +22,7 @@ import type {
 } from "../assignment_store.ts";
 import { assignmentKey, predictionKey } from "./_assignment_keys.ts";
 import { tryClaim } from "./_kv_assignment_claim.ts";
+import { countUse } from "./_kv_signed_use.ts";
 import { ensureAssignments, retireAssignments } from "./_kv_assignment_queue.ts";
 import { markPredictionScored, readTrace, submitPrediction } from "./_kv_prediction_writes.ts";
 
@@ -64,10 +65,15 @@ export class KvAssignmentStore implements AssignmentStore {
     return run;
   }
 
-  async #claim(validatorHotkey: string, options: ClaimOptions): Promise<ClaimResult> {
+  /** The use's hit is counted once, before the attempts; its nonce is taken by the attempt that commits. */
+  async #claim(validatorHotkey: string, { use, ...options }: ClaimOptions): Promise<ClaimResult> {
+    const started = use ? await countUse(this.#kv, use, this.#now) : null;
+    if (started && "refused" in started) return { kind: "use_refused", use: started.refused };
+    const counted = started ? { use: started.counted } : {};
     for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
       const token = crypto.randomUUID();
-      const result = await tryClaim(this.#kv, validatorHotkey, { ...options, nowMs: this.#now(), token });
+      const nowMs = this.#now();
+      const result = await tryClaim(this.#kv, validatorHotkey, { ...options, ...counted, nowMs, token });
       if (result) return result;
     }
     throw new StoreRefusal("conflict", "Cannot claim an assignment: the queue is too contended");

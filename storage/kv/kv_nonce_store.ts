@@ -1,9 +1,6 @@
 import type { ConsumedAndCounted, ConsumeOptions, CountedHit, NonceStore } from "../nonce_store.ts";
 import { KvRateLimitStore } from "./kv_rate_limit_store.ts";
-import { commitAtomic } from "./_atomic_retry.ts";
-
-/** Reads after a lost commit before giving up (each lost commit means another use committed). */
-const MAX_ATTEMPTS = 8;
+import { consumeNonce, nonceKey } from "./_kv_signed_use.ts";
 
 export interface KvNonceStoreOptions {
   /** The storage's clock: the host's wall clock, as for job leases (docs/runtime.md). */
@@ -26,19 +23,8 @@ export class KvNonceStore implements NonceStore {
     this.#now = options.now ?? (() => Date.now());
   }
 
-  async consume(hotkey: string, nonce: string, { ttlMs }: ConsumeOptions): Promise<boolean> {
-    const key: Deno.KvKey = ["nonce", hotkey, nonce];
-    const ttl = Math.max(1, Math.ceil(ttlMs));
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const entry = await this.#kv.get<number>(key);
-      const now = this.#now();
-      if (entry.value !== null && entry.value > now) return false;
-      const result = await commitAtomic(() =>
-        this.#kv.atomic().check(entry).set(key, now + ttl, { expireIn: ttl })
-      );
-      if (result.ok) return true;
-    }
-    throw new Error(`Cannot consume nonce: ${hotkey} is too contended`);
+  consume(hotkey: string, nonce: string, { ttlMs }: ConsumeOptions): Promise<boolean> {
+    return consumeNonce(this.#kv, nonceKey(hotkey, nonce), ttlMs, this.#now);
   }
 
   /**

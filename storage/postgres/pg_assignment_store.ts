@@ -3,7 +3,6 @@ import { StoreRefusal } from "../store_refusal.ts";
 import type {
   Assignment,
   AssignmentTarget,
-  Lease,
   PredictionDigest,
   StoredPrediction,
 } from "../assignment_record.ts";
@@ -21,7 +20,6 @@ import type {
   SubmitOptions,
   SubmitReceipt,
 } from "../assignment_store.ts";
-import type { EventRecord } from "../event_record.ts";
 import {
   ASSIGNMENT_COLUMNS,
   type AssignmentRow,
@@ -33,26 +31,14 @@ import {
   toPrediction,
 } from "./_pg_assignment_rows.ts";
 import { ensureAssignments, retireAssignments } from "./_pg_assignment_queue.ts";
-
-type ClaimReply =
-  | { outcome: "claimed"; assignment: AssignmentRow; event: EventRecord; eventVersion: number }
-  | { outcome: "none" }
-  | { outcome: "limit"; live: number };
-
-/** What the submit statement saw of the assignment, and whether it stored the prediction. */
-interface SubmitRow {
-  status: Assignment["status"];
-  lease_holder: string | null;
-  stored: boolean;
-  /** The lease checks passed but the event is no longer at the given version. */
-  event_changed: boolean;
-}
+import { claimAssignment, submitPrediction } from "./_pg_lease_writes.ts";
 
 /**
  * Assignments and predictions in PostgreSQL. A claim is one call of `claim_assignment` (migration
  * 007: `UPDATE … WHERE id = (SELECT … FOR UPDATE SKIP LOCKED LIMIT 1)` inside one transaction, on
  * the server's clock); a submission is one statement that locks the assignment row, stores the
- * prediction and its trace only when the caller holds the lease, and reports what it saw.
+ * prediction and its trace only when the caller holds the lease, and reports what it saw. Both
+ * make a signed request's nonce use in the same statement (`_pg_lease_writes.ts`).
  */
 export class PgAssignmentStore implements AssignmentStore {
   readonly #sql: Sql;
@@ -69,73 +55,12 @@ export class PgAssignmentStore implements AssignmentStore {
     return retireAssignments(this.#sql, scope);
   }
 
-  async claim(validatorHotkey: string, { leaseMs, maxLive }: ClaimOptions): Promise<ClaimResult> {
-    const [row] = await this.#sql<{ reply: ClaimReply }[]>`
-      SELECT claim_assignment(${validatorHotkey}, ${Math.ceil(leaseMs)}::BIGINT, ${maxLive}::INT) AS reply`;
-    const reply = row!.reply;
-    if (reply.outcome === "none") return { kind: "none" };
-    if (reply.outcome === "limit") return { kind: "limit", live: reply.live };
-    const assignment = toAssignment(reply.assignment);
-    return {
-      kind: "claimed",
-      assignment: { ...assignment, lease: assignment.lease as Lease },
-      event: reply.event,
-      eventVersion: reply.eventVersion,
-    };
+  claim(validatorHotkey: string, options: ClaimOptions): Promise<ClaimResult> {
+    return claimAssignment(this.#sql, validatorHotkey, options);
   }
 
-  async submit(agentPredictionId: string, options: SubmitOptions): Promise<SubmitReceipt> {
-    const row = await this.#submitStatement(agentPredictionId, options);
-    if (!row) throw new StoreRefusal("not_found", `No assignment ${agentPredictionId}`);
-    if (row.stored) return { agentPredictionId, stored: true };
-    if (row.event_changed) return { agentPredictionId, stored: false, eventChanged: true };
-    const done = row.status === "submitted" || row.status === "scored";
-    if (done && row.lease_holder === options.validatorHotkey) return { agentPredictionId, stored: false };
-    throw new StoreRefusal(
-      "lease_not_held",
-      `The lease of ${agentPredictionId} is not held by this validator`,
-    );
-  }
-
-  /**
-   * Locks the row (a concurrent retry waits, then sees the submitted row), marks it submitted when
-   * the caller holds the lease within its grace, and inserts the prediction and trace from that
-   * update's result: all or nothing, and never twice (the update matches only an in_progress row).
-   */
-  async #submitStatement(id: string, options: SubmitOptions): Promise<SubmitRow | undefined> {
-    const sql = this.#sql;
-    const { validatorHotkey, graceMs } = options;
-    const version = options.eventVersion ?? null;
-    const [row] = await sql<SubmitRow[]>`
-      WITH target AS (
-        SELECT id, status, lease_holder, lease_token, lease_expires_at_ms, event_id FROM assignments
-        WHERE id = ${id} FOR UPDATE
-      ), held AS (
-        SELECT t.id, (${version}::INT IS NULL
-          OR (SELECT e.version FROM events e WHERE e.id = t.event_id) IS NOT DISTINCT FROM ${version}::INT) AS same
-        FROM target t
-        WHERE t.status = 'in_progress' AND t.lease_holder = ${validatorHotkey}
-          AND (${options.leaseToken ?? null}::TEXT IS NULL OR t.lease_token = ${options.leaseToken ?? null})
-          AND storage_now_ms() <= t.lease_expires_at_ms + ${Math.floor(graceMs)}::BIGINT
-      ), accepted AS (
-        UPDATE assignments a SET status = 'submitted' FROM held h WHERE a.id = h.id AND h.same
-        RETURNING a.*
-      ), stored AS (
-        INSERT INTO predictions (agent_prediction_id, event_id, agent_version_id, round, miner_hotkey,
-          miner_uid, validator_hotkey, predicted_at_ms, outcome_prices_at_prediction, reported, validation)
-        SELECT id, event_id, agent_version_id, round, miner_hotkey, miner_uid, lease_holder,
-          ${options.receivedAtMs}, COALESCE(lease_prices, '{}'::JSONB),
-          ${jsonParam(sql, options.prediction)}, ${jsonParam(sql, options.validation)}
-        FROM accepted
-        RETURNING agent_prediction_id
-      ), traced AS (
-        INSERT INTO prediction_traces (agent_prediction_id, trace)
-        SELECT agent_prediction_id, ${jsonParam(sql, options.trace ?? null)} FROM stored
-      )
-      SELECT t.status, t.lease_holder, EXISTS (SELECT 1 FROM stored) AS stored,
-        EXISTS (SELECT 1 FROM held WHERE NOT same) AS event_changed
-      FROM target t`;
-    return row;
+  submit(agentPredictionId: string, options: SubmitOptions): Promise<SubmitReceipt> {
+    return submitPrediction(this.#sql, agentPredictionId, options);
   }
 
   async markScored(agentPredictionId: string, options: MarkScoredOptions): Promise<boolean> {

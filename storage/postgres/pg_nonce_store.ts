@@ -1,5 +1,6 @@
 import type { Sql } from "postgres";
 import type { ConsumedAndCounted, ConsumeOptions, CountedHit, NonceStore } from "../nonce_store.ts";
+import { useGate } from "./_pg_signed_use.ts";
 
 /**
  * Nonces in PostgreSQL: one upsert inserts the nonce, or takes over an expired row, and returns a
@@ -24,7 +25,8 @@ export class PgNonceStore implements NonceStore {
 
   /**
    * The nonce upsert and the rate window's upsert (as `PgRateLimitStore.hit`) as two data-modifying
-   * parts of one statement: one round trip, one commit. Both always run to completion.
+   * parts of one statement (`useGate`, as a claim or a submission makes them): one round trip, one
+   * commit. Both always run to completion.
    */
   async consumeCounting(
     hotkey: string,
@@ -32,22 +34,10 @@ export class PgNonceStore implements NonceStore {
     { ttlMs }: ConsumeOptions,
     hit: CountedHit,
   ): Promise<ConsumedAndCounted> {
-    const { bucket, windowStartMs, windowMs } = hit;
-    const [row] = await this.#sql<{ fresh: boolean; count: number }[]>`
-      WITH used AS (
-        INSERT INTO signature_nonces (hotkey, nonce, expires_at_ms)
-        VALUES (${hotkey}, ${nonce}, storage_now_ms() + ${Math.ceil(ttlMs)}::BIGINT)
-        ON CONFLICT (hotkey, nonce) DO UPDATE SET expires_at_ms = EXCLUDED.expires_at_ms
-          WHERE signature_nonces.expires_at_ms <= storage_now_ms()
-        RETURNING 1
-      ), counted AS (
-        INSERT INTO rate_limit_windows (bucket, window_start_ms, window_end_ms, count)
-        VALUES (${bucket}, ${windowStartMs}, ${windowStartMs + windowMs}, ${hit.hits ?? 1})
-        ON CONFLICT (bucket, window_start_ms) DO UPDATE SET count = rate_limit_windows.count + EXCLUDED.count
-        RETURNING count
-      )
-      SELECT EXISTS (SELECT 1 FROM used) AS fresh, (SELECT count FROM counted) AS count`;
-    if (!row || row.count === null) throw new Error(`Cannot count rate-limit hit: ${bucket}`);
+    const use = { hotkey, nonce, ttlMs, hit, maxCount: 0 };
+    const [row] = await this.#sql<ConsumedAndCounted[]>`
+      WITH ${useGate(this.#sql, use)} SELECT fresh, count FROM gate`;
+    if (!row) throw new Error(`Cannot count rate-limit hit: ${hit.bucket}`);
     return { fresh: row.fresh, count: row.count };
   }
 

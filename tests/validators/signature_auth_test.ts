@@ -4,6 +4,7 @@ import { ManualClock } from "../../actors/kernel/mod.ts";
 import { openKvStorage } from "../../storage/kv/kv_storage.ts";
 import { openTestService } from "../support/test_service.ts";
 import type { NonceStore } from "../../storage/nonce_store.ts";
+import type { AssignmentStore } from "../../storage/assignment_store.ts";
 import {
   loopNeuron,
   openLoop,
@@ -196,17 +197,20 @@ Deno.test("an API key on a signature route, or signature headers on a key route,
 Deno.test("a storage failure during the checks fails closed: 500 and nothing is leased", async () => {
   const storage = await openKvStorage(":memory:");
   let failing = false;
+  const down = () => Promise.reject(new Error("storage down"));
   const nonces = overriding<NonceStore>(storage.nonces, {
-    consume: (...args) =>
-      failing ? Promise.reject(new Error("storage down")) : storage.nonces.consume(...args),
-    consumeCounting: (...args) =>
-      failing ? Promise.reject(new Error("storage down")) : storage.nonces.consumeCounting(...args),
+    consume: (...args) => failing ? down() : storage.nonces.consume(...args),
+    consumeCounting: (...args) => failing ? down() : storage.nonces.consumeCounting(...args),
+  });
+  // The lease's nonce step is made with its claim, in the same storage step.
+  const assignments = overriding<AssignmentStore>(storage.assignments, {
+    claim: (...args) => failing ? down() : storage.assignments.claim(...args),
   });
   const loop = await openLoop({
     validators: [VALIDATOR],
     miners: [MINER],
     events: 1,
-    storage: { ...storage, nonces },
+    storage: { ...storage, nonces, assignments },
   });
   await using _service = loop.service;
   failing = true;
