@@ -53,12 +53,33 @@ function prefixOf(bytes: Uint8Array, prefixBytes: number): number {
   return ((first & 0b0011_1111) << 2) | (second >> 6) | ((second & 0b0011_1111) << 8);
 }
 
+/** Bittensor addresses decoded lately (a signed request's hotkey is checked on every request). */
+const KNOWN_ADDRESSES = 8_192;
+const knownKeys = new Map<string, Uint8Array>();
+
+/**
+ * The 32-byte public key of a Bittensor SS58 address (`isSs58Address`), or null when `address`
+ * is not one. Decoding takes a blake2b checksum, so the keys of the last few thousand distinct
+ * addresses are kept (the map starts over when full); each answer is a fresh copy.
+ */
+export function bittensorPublicKey(address: string): Uint8Array | null {
+  let key = knownKeys.get(address);
+  if (key === undefined) {
+    const decoded = decodeSs58(address);
+    if (decoded?.prefix !== BITTENSOR_SS58_PREFIX) return null;
+    if (knownKeys.size >= KNOWN_ADDRESSES) knownKeys.clear();
+    key = decoded.publicKey;
+    knownKeys.set(address, key);
+  }
+  return key.slice();
+}
+
 /**
  * True when `value` is a Bittensor SS58 address: well-formed (checksum included), of a 32-byte key,
  * with network prefix 42 (`BITTENSOR_SS58_PREFIX`). The same key under another prefix is refused.
  */
 export function isSs58Address(value: string): boolean {
-  return decodeSs58(value)?.prefix === BITTENSOR_SS58_PREFIX;
+  return bittensorPublicKey(value) !== null;
 }
 
 /** The 32-byte public key of an SS58 address on any prefix; throws a TypeError when it is not one. */

@@ -1,5 +1,5 @@
 import { hex } from "@scure/base";
-import { isSs58Address, ServiceError, ss58PublicKey } from "../kernel/mod.ts";
+import { bittensorPublicKey, isSs58Address, ServiceError } from "../kernel/mod.ts";
 import type { SignatureRole } from "./canonical_message.ts";
 
 /** The four headers of a signed request, by role (DESIGN §4). */
@@ -78,9 +78,10 @@ export function parseSignatureHeaders(source: HeaderSource, role: SignatureRole)
     });
   }
   const minerHotkey = read(MINER_HOTKEY_HEADER) ?? null;
-  const problems = headerProblems(role, { hotkey, nonce, timestamp, signature, minerHotkey });
+  const publicKey = bittensorPublicKey(hotkey);
+  const problems = headerProblems(role, { hotkey, nonce, timestamp, signature, minerHotkey }, publicKey);
   const signatureHex = SIGNATURE.exec(signature)?.[1];
-  if (problems.length > 0 || signatureHex === undefined) {
+  if (problems.length > 0 || signatureHex === undefined || publicKey === null) {
     throw new ServiceError("invalid_request", "Malformed request signature headers", {
       details: { fields: problems },
     });
@@ -88,7 +89,7 @@ export function parseSignatureHeaders(source: HeaderSource, role: SignatureRole)
   return {
     role,
     hotkey,
-    publicKey: ss58PublicKey(hotkey),
+    publicKey,
     nonce,
     timestamp,
     timestampMs: Number(timestamp),
@@ -105,11 +106,12 @@ interface RawHeaders {
   minerHotkey: string | null;
 }
 
-function headerProblems(role: SignatureRole, raw: RawHeaders): FieldProblem[] {
+/** The problems of the raw headers; `publicKey` is the hotkey's, null when it is not an address. */
+function headerProblems(role: SignatureRole, raw: RawHeaders, publicKey: Uint8Array | null): FieldProblem[] {
   const names = SIGNATURE_HEADERS[role];
   const problems: FieldProblem[] = [];
   const add = (field: string, problem: string) => problems.push({ field, problem });
-  if (!isSs58Address(raw.hotkey)) add(names.hotkey, "Expected an SS58 address with network prefix 42");
+  if (publicKey === null) add(names.hotkey, "Expected an SS58 address with network prefix 42");
   if (!isWellFormedNonce(raw.nonce)) {
     add(names.nonce, "Expected 16 to 128 printable ASCII characters, no spaces");
   }

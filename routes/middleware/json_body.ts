@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ServiceError } from "../../actors/kernel/mod.ts";
 
@@ -48,11 +48,15 @@ const requireJsonType: MiddlewareHandler = async (c, next) => {
 
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 
+/** Context variable of the gate's parse: `{ value }`, the body's JSON value. */
+const PARSED = "jsonBodyParsed";
+
 /**
  * 400 `invalid_request` when the body is not UTF-8 (RFC 8259: JSON text is UTF-8; a lenient decoder
  * would turn bad bytes into U+FFFD silently) or not well-formed JSON. The raw bytes stay cached by
  * Hono: `c.req.arrayBuffer()` answers them exactly (for a signature over the body), and the route's
- * validator reads its JSON from them.
+ * validator reads its JSON from them; the value parsed here is kept for a route that validates its
+ * body itself (`parsedJsonBody`).
  */
 const requireWellFormedJson: MiddlewareHandler = async (c, next) => {
   let text: string;
@@ -63,13 +67,25 @@ const requireWellFormedJson: MiddlewareHandler = async (c, next) => {
       details: { fields: [{ field: "body", problem: "Must be UTF-8 encoded" }] },
     });
   }
+  let value: unknown;
   try {
-    JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new ServiceError("invalid_request", "Malformed JSON in request body");
   }
+  c.set(PARSED, { value });
   await next();
 };
+
+/**
+ * The JSON value of the body as the gate parsed it, for a route mounted without validators
+ * (`openapiSelfParsed`) that parses it with its declared schema. Throws when no gate ran.
+ */
+export function parsedJsonBody(c: Context): unknown {
+  const parsed = c.get(PARSED) as { value: unknown } | undefined;
+  if (!parsed) throw new Error("No JSON body gate ran on this route");
+  return parsed.value;
+}
 
 /**
  * What runs before the body validator of a route that takes JSON: the media type (415), the size

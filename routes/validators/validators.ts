@@ -1,9 +1,14 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { type Clock, ServiceError } from "../../actors/kernel/mod.ts";
 import type { SignatureGuard, ValidatorDesk } from "../../actors/validators/mod.ts";
-import { openApiApp } from "../http/openapi.ts";
+import { openApiApp, openapiSelfParsed } from "../http/openapi.ts";
+import { parseOrThrow } from "../http/validation.ts";
+import { parsedJsonBody } from "../middleware/json_body.ts";
 import { signatureAccess, signedCallerOf, type SignedEnv } from "../middleware/signature_auth.ts";
-import { leaseRoute, MAX_TRACE_BYTES, submitRoute } from "./validators_api.ts";
+import { leaseRoute, MAX_TRACE_BYTES, SubmissionSchema, submitRoute } from "./validators_api.ts";
+
+/** The submission body as `jsonBody` declares it: unknown fields refused. */
+const SubmissionBody = SubmissionSchema.strict();
 
 export interface ValidatorRoutesDeps {
   guard: SignatureGuard;
@@ -14,19 +19,20 @@ export interface ValidatorRoutesDeps {
 /**
  * `GET /v1/validators/agent-and-event` and `POST /v1/validators/prediction` (validator signatures).
  * Each request's nonce use and rate hit (DESIGN §4 steps 7–8) are made by the store in the same
- * atomic step as its claim or submission: one commit per request.
+ * atomic step as its claim or submission: one commit per request. Both are mounted without
+ * validators: the signature middleware checks the headers the route documents, and the submission
+ * parses the body the JSON gate already parsed, with the declared schema (same 400s).
  */
 export function validatorRoutes(deps: ValidatorRoutesDeps): OpenAPIHono<SignedEnv> {
   const signature = signatureAccess(deps.guard, { role: "validator", nonce: "with_change" });
   const app = openApiApp<SignedEnv>();
-  app.openapi(leaseRoute(signature), async (c) => {
+  openapiSelfParsed(app, leaseRoute(signature), async (c) => {
     const signed = signedCallerOf(c);
-    const reply = await deps.desk.lease(signed.hotkey, signed.use);
-    return c.json(reply, 200);
+    return c.json(await deps.desk.lease(signed.hotkey, signed.use), 200);
   });
-  return app.openapi(submitRoute(signature), async (c) => {
+  openapiSelfParsed(app, submitRoute(signature), async (c) => {
     const receivedAtMs = deps.clock();
-    const submission = c.req.valid("json");
+    const submission = parseOrThrow(SubmissionBody, parsedJsonBody(c), "body");
     const traceBytes = new TextEncoder().encode(JSON.stringify(submission.reasoningTrace)).length;
     if (traceBytes > MAX_TRACE_BYTES) {
       throw new ServiceError("payload_too_large", `The reasoning trace is over ${MAX_TRACE_BYTES} bytes`, {
@@ -34,7 +40,7 @@ export function validatorRoutes(deps: ValidatorRoutesDeps): OpenAPIHono<SignedEn
       });
     }
     const signed = signedCallerOf(c);
-    const ack = await deps.desk.submit(signed.hotkey, submission, receivedAtMs, signed.use);
-    return c.json(ack, 200);
+    return c.json(await deps.desk.submit(signed.hotkey, submission, receivedAtMs, signed.use), 200);
   });
+  return app;
 }

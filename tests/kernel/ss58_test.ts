@@ -4,6 +4,7 @@ import { blake2b } from "@noble/hashes/blake2.js";
 import { concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import {
   BITTENSOR_SS58_PREFIX,
+  bittensorPublicKey,
   decodeSs58,
   encodeSs58,
   isSs58Address,
@@ -89,4 +90,24 @@ Deno.test("ss58 encodes a public key to the address the decoder reads back, on o
   }
   assert.throws(() => encodeSs58(new Uint8Array(31)), RangeError);
   assert.throws(() => encodeSs58(key, 16384), RangeError);
+});
+
+Deno.test("bittensorPublicKey answers the key of a prefix-42 address, also when asked again, never a shared array", () => {
+  const alice = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY";
+  const first = bittensorPublicKey(alice)!;
+  assert.equal(hex.encode(first), ALICE_KEY);
+  first.fill(0);
+  assert.equal(
+    hex.encode(bittensorPublicKey(alice)!),
+    ALICE_KEY,
+    "a caller's change does not reach the next answer",
+  );
+  assert.equal(bittensorPublicKey("15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5"), null, "prefix 0");
+  assert.equal(bittensorPublicKey(alice.slice(0, -1) + "Z"), null, "bad checksum");
+  const many = Array.from(
+    { length: 9_000 },
+    (_, i) => encode(42, new Uint8Array(32).fill(i % 256).fill(i >> 8, 0, 1)),
+  );
+  for (const address of many) assert.notEqual(bittensorPublicKey(address), null);
+  assert.equal(hex.encode(bittensorPublicKey(alice)!), ALICE_KEY, "still right after the memo started over");
 });
