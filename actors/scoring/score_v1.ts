@@ -1,26 +1,16 @@
 /**
  * Scorer v1 (`scorerVersion` "1.0.0"), exactly SCORING.md: pure, no I/O and no clock — the run's
  * `computedAt` is part of the input. Every number is the same whatever order the input's rows
- * come in; the output's keys are sorted (predictions and events by id, miners by uid).
+ * come in; the output's keys are sorted (predictions and events by id, miners by uid). It runs the
+ * streaming scorer (`ScorerV1Stream`) over the input's events in the stream order.
  */
-import type { ScorerEvent, ScorerInput } from "./scorer_input.ts";
-import { type PredictionResult, type ScoredPrediction, scorePrediction } from "./prediction_score.ts";
-import { countedPredictions } from "./latest_rule.ts";
-import { type EventResult, scoreEvent } from "./event_stats.ts";
-import { type MinerScoring, scoreMiner } from "./miner_scoring.ts";
-import { forecastingPayouts } from "./payouts.ts";
+import type { ScorerInput, ScorerPrediction } from "./scorer_input.ts";
+import type { PredictionResult } from "./prediction_score.ts";
+import type { EventResult } from "./event_stats.ts";
+import { compareEventsForStream, type MinerResult, ScorerV1Stream } from "./score_stream.ts";
 import { compareCodePoints } from "./scoring_math.ts";
 
 export const SCORER_VERSION = "1.0.0";
-
-/** A registered miner's leaderboard numbers. */
-export interface MinerResult {
-  uid: number;
-  scoring: MinerScoring;
-  forecastingIncentive: number;
-  forecastingAlphaPerDay: number;
-  forecastingUsdPerDay: number;
-}
 
 /** The scorer's output (the `expected` of `golden/scoring-v1.json`). */
 export interface ScorerOutput {
@@ -33,81 +23,42 @@ export interface ScorerOutput {
   forecastingBudgetAlphaPerDay: number;
 }
 
-const DAY_MS = 86_400_000;
-
-function isResolved(event: ScorerEvent): boolean {
-  return event.resolution.resolutionStatus === "resolved";
-}
-
-function groupByEvent(rows: readonly ScoredPrediction[]): Map<string, ScoredPrediction[]> {
-  const groups = new Map<string, ScoredPrediction[]>();
-  for (const row of rows) {
-    const group = groups.get(row.event.id);
-    if (group === undefined) groups.set(row.event.id, [row]);
-    else group.push(row);
+function byEvent(predictions: readonly ScorerPrediction[]): Map<string, ScorerPrediction[]> {
+  const groups = new Map<string, ScorerPrediction[]>();
+  for (const prediction of predictions) {
+    const group = groups.get(prediction.eventId);
+    if (group === undefined) groups.set(prediction.eventId, [prediction]);
+    else group.push(prediction);
   }
   return groups;
 }
 
-function eventResults(input: ScorerInput, counted: readonly ScoredPrediction[]): Record<string, EventResult> {
-  const byEvent = groupByEvent(counted);
-  const resolved = input.events.filter(isResolved).sort((a, b) => compareCodePoints(a.id, b.id));
-  return Object.fromEntries(
-    resolved.map((event) => [event.id, scoreEvent(event, byEvent.get(event.id) ?? [])]),
-  );
-}
-
-function minerKey(hotkey: string, uid: number | null): string {
-  return JSON.stringify([hotkey, uid]);
-}
-
-/** Counted rows on events resolved in `(computedAt − windowDays, computedAt]`, by (hotkey, uid). */
-function windowRowsByMiner(counted: readonly ScoredPrediction[], input: ScorerInput) {
-  const end = Date.parse(input.computedAt);
-  const start = end - input.windowDays * DAY_MS;
-  const byMiner = new Map<string, ScoredPrediction[]>();
-  for (const row of counted) {
-    if (row.resolvedAtMs === null || row.resolvedAtMs <= start || row.resolvedAtMs > end) continue;
-    const key = minerKey(row.prediction.minerHotkey, row.prediction.minerUid);
-    const rows = byMiner.get(key);
-    if (rows === undefined) byMiner.set(key, [row]);
-    else rows.push(row);
-  }
-  return byMiner;
-}
-
-function minerResults(input: ScorerInput, counted: readonly ScoredPrediction[]) {
-  const byMiner = windowRowsByMiner(counted, input);
-  const computedAtMs = Date.parse(input.computedAt);
-  const registrations = [...input.registrations].sort((a, b) => a.uid - b.uid);
-  const scorings = registrations.map((registration) => {
-    const rows = byMiner.get(minerKey(registration.hotkey, registration.uid)) ?? [];
-    const firstSeenAtMs = Date.parse(registration.firstSeenAt);
-    return { registration, ...scoreMiner(rows, { computedAtMs, firstSeenAtMs }) };
-  });
-  const payouts = forecastingPayouts(
-    scorings.map(({ registration, unroundedScore }) => ({ uid: registration.uid, score: unroundedScore })),
-    input.payout,
-  );
-  const miners = Object.fromEntries(scorings.map(({ registration, scoring }) => {
-    const payout = payouts.miners.get(registration.uid)!;
-    return [registration.hotkey, { uid: registration.uid, scoring, ...payout }];
-  }));
-  return { miners, forecastingBudgetAlphaPerDay: payouts.forecastingBudgetAlphaPerDay };
+function sortedRecord<T>(entries: [string, T][]): Record<string, T> {
+  return Object.fromEntries(entries.sort(([a], [b]) => compareCodePoints(a, b)));
 }
 
 /** Scores a parsed scorer input (see `parseScorerInput`). */
 export function scoreV1(input: ScorerInput): ScorerOutput {
-  const events = new Map(input.events.map((event) => [event.id, event]));
-  const scored = input.predictions
-    .map((prediction) => scorePrediction(prediction, events.get(prediction.eventId)!))
-    .sort((a, b) => compareCodePoints(a.prediction.agentPredictionId, b.prediction.agentPredictionId));
-  const counted = countedPredictions(scored);
-  const { miners, forecastingBudgetAlphaPerDay } = minerResults(input, counted);
+  const stream = new ScorerV1Stream({
+    computedAtMs: Date.parse(input.computedAt),
+    windowDays: input.windowDays,
+    registrations: input.registrations.map(({ hotkey, uid, firstSeenAt }) => ({
+      hotkey,
+      uid,
+      firstSeenAtMs: Date.parse(firstSeenAt),
+    })),
+  });
+  const groups = byEvent(input.predictions);
+  const predictions: [string, PredictionResult][] = [];
+  const events: [string, EventResult][] = [];
+  for (const event of input.events.toSorted(compareEventsForStream)) {
+    const { scored, result } = stream.addEvent(event, groups.get(event.id) ?? []);
+    for (const row of scored) predictions.push([row.prediction.agentPredictionId, row.result]);
+    if (result !== null) events.push([event.id, result]);
+  }
   return {
-    predictions: Object.fromEntries(scored.map((row) => [row.prediction.agentPredictionId, row.result])),
-    events: eventResults(input, counted),
-    miners,
-    forecastingBudgetAlphaPerDay,
+    predictions: sortedRecord(predictions),
+    events: sortedRecord(events),
+    ...stream.finish(input.payout),
   };
 }
