@@ -1,20 +1,5 @@
 import type { Fence } from "./job_lease_store.ts";
 
-/**
- * What the scorer reads of a stored prediction (SCORING.md input fields), kept with its scored
- * values so that the score table is recomputed by the scorer itself from stored rows.
- */
-export interface ScoredPredictionInput {
-  predictedOutcomeId: string;
-  /** Null when the reported value was not a number. */
-  confidence: number | null;
-  outcomeProbabilities: Record<string, number | null>;
-  /** The prices of the event snapshot handed out with the lease; null when there were none. */
-  outcomePricesAtPrediction: Record<string, number> | null;
-  /** The agent's own flag (`executionMetadata.predictionIsInvalid`). */
-  predictionIsInvalid: boolean;
-}
-
 /** One stored prediction of a scored event, as the scoring job scored it. */
 export interface ScoredPredictionRecord {
   agentPredictionId: string;
@@ -34,8 +19,25 @@ export interface ScoredPredictionRecord {
   brier: number | null;
   called: boolean | null;
   marketBrier: number | null;
-  input: ScoredPredictionInput;
+  /** p′ of the predicted outcome (the per-miner calibration's q); null unless valid. */
+  pPredicted: number | null;
+  /** What the per-miner roi's stake of 1 returns; null unless valid and staked (SCORING.md "roi"). */
+  stakeReturn: number | null;
 }
+
+/** What the score table reads of a counted row (the per-miner formulas' values). */
+export type WindowRow = Pick<
+  ScoredPredictionRecord,
+  | "eventId"
+  | "minerHotkey"
+  | "minerUid"
+  | "resolvedAtMs"
+  | "brier"
+  | "marketBrier"
+  | "called"
+  | "pPredicted"
+  | "stakeReturn"
+>;
 
 /** SCORING.md "Per event" statistics over the counted rows. */
 export interface ScoredEventStats {
@@ -120,12 +122,15 @@ export interface ListScoredEventsOptions {
   miner?: { hotkey: string; uid?: number };
 }
 
-/** A miner registration and a window of resolution times: (`resolvedAfterMs`, `resolvedUntilMs`]. */
-export interface MinerWindow {
-  hotkey: string;
-  uid: number;
+/**
+ * A page of the counted rows of events resolved in (`resolvedAfterMs`, `resolvedUntilMs`]: at
+ * most `events` events after `after`, by ascending (resolvedAtMs, eventId).
+ */
+export interface WindowPage {
   resolvedAfterMs: number;
   resolvedUntilMs: number;
+  after?: ScoredEventPosition;
+  events: number;
 }
 
 /** One event's scoring to record: its record and all its prediction rows. */
@@ -157,8 +162,12 @@ export interface ScoreStore {
   predictionsOfEvents(eventIds: readonly string[]): Promise<ScoredPredictionRecord[]>;
   /** Scored events, newest resolution first, then by event id. */
   listEvents(options: ListScoredEventsOptions): Promise<ScoredEventRecord[]>;
-  /** The counted rows of one (hotkey, uid) on events resolved in the window, by (resolvedAtMs, eventId). */
-  minerRows(window: MinerWindow): Promise<ScoredPredictionRecord[]>;
+  /**
+   * The counted rows of a page of events resolved in the window, by ascending (resolvedAtMs,
+   * eventId), then by `agentPredictionId` (every miner's rows in the order of its sums, SCORING.md
+   * "Determinism"); `next` is the last event of the page, null when no event follows.
+   */
+  windowRows(page: WindowPage): Promise<{ rows: WindowRow[]; next: ScoredEventPosition | null }>;
   /** Replaces the score table. */
   putTableFenced(table: ScoreTable, options: { fence: Fence }): Promise<boolean>;
   /** The last score table written, or null before the first. */

@@ -1,23 +1,19 @@
 /**
  * Scorer v1 over stored rows: a resolved event's stored predictions become its scored-event
- * record and scored prediction rows (what the scoring job stores), and a miner's stored rows
- * become its score-table row. Pure: the same scorer functions as `deno task score`, fed with the
- * same inputs (SCORING.md input fields), so the feed plus the CLI reproduce what is stored.
+ * record and scored prediction rows (what the scoring job stores), each row with the values the
+ * per-miner formulas read (the score table folds them, `ScoreTableFold`). Pure: the streaming
+ * scorer's event step (`scoreEventPredictions`), as `deno task score` runs it, fed with the same
+ * inputs (SCORING.md input fields), so the feed plus the CLI reproduce what is stored.
  */
 import { isoAt } from "../kernel/mod.ts";
 import type { EventRecord } from "../../storage/event_record.ts";
 import type { StoredPrediction } from "../../storage/assignment_record.ts";
-import type {
-  ScoredEventRecord,
-  ScoredPredictionInput,
-  ScoredPredictionRecord,
-  ScoreTableRow,
-} from "../../storage/score_store.ts";
+import type { ScoredEventRecord, ScoredPredictionRecord, WindowRow } from "../../storage/score_store.ts";
 import type { ScorerEvent, ScorerPrediction } from "./scorer_input.ts";
-import { type ScoredPrediction, scorePrediction } from "./prediction_score.ts";
-import { countedPredictions } from "./latest_rule.ts";
-import { scoreEvent } from "./event_stats.ts";
-import { scoreMiner } from "./miner_scoring.ts";
+import type { ScoredPrediction } from "./prediction_score.ts";
+import { scoreEventPredictions, type TableRowInput } from "./score_stream.ts";
+import { minerRowValuesOf } from "./miner_fold.ts";
+import { compareCodePoints } from "./scoring_math.ts";
 
 /** The resolution an event is scored against: once scored, it is final. */
 export interface FinalResolution {
@@ -25,8 +21,18 @@ export interface FinalResolution {
   resolvedAtMs: number;
 }
 
+/** The scorer's input fields of a prediction (SCORING.md "Input fields"). */
+export type ScorerInputFields = Pick<
+  ScorerPrediction,
+  | "predictedOutcomeId"
+  | "confidence"
+  | "outcomeProbabilities"
+  | "outcomePricesAtPrediction"
+  | "predictionIsInvalid"
+>;
+
 /** What the scorer reads of a stored prediction (the agent's flag, never the stored verdict). */
-export function scorerInputOf(prediction: StoredPrediction): ScoredPredictionInput {
+export function scorerInputOf(prediction: StoredPrediction): ScorerInputFields {
   const { reported } = prediction;
   return {
     predictedOutcomeId: reported.predictedOutcomeId,
@@ -55,29 +61,20 @@ export function scorerEventOf(
   };
 }
 
-function scorerPredictionOf(
-  row: Pick<
-    ScoredPredictionRecord,
-    "agentPredictionId" | "eventId" | "minerHotkey" | "minerUid" | "predictedAtMs"
-  >,
-  input: ScoredPredictionInput,
-): ScorerPrediction {
+function scorerPredictionOf(prediction: StoredPrediction): ScorerPrediction {
   return {
-    agentPredictionId: row.agentPredictionId,
-    eventId: row.eventId,
-    minerHotkey: row.minerHotkey,
-    minerUid: row.minerUid,
-    predictedAt: isoAt(row.predictedAtMs),
-    ...input,
+    agentPredictionId: prediction.agentPredictionId,
+    eventId: prediction.eventId,
+    minerHotkey: prediction.minerHotkey,
+    minerUid: prediction.minerUid,
+    predictedAt: isoAt(prediction.predictedAtMs),
+    ...scorerInputOf(prediction),
   };
 }
 
-function rowOf(
-  scored: ScoredPrediction,
-  counted: boolean,
-  input: ScoredPredictionInput,
-): ScoredPredictionRecord {
+function rowOf(scored: ScoredPrediction, counted: boolean): ScoredPredictionRecord {
   const { prediction, result } = scored;
+  const values = minerRowValuesOf(scored).valid;
   return {
     agentPredictionId: prediction.agentPredictionId,
     eventId: prediction.eventId,
@@ -91,7 +88,8 @@ function rowOf(
     brier: result.brier,
     called: result.called,
     marketBrier: result.marketBrier,
-    input,
+    pPredicted: values?.pPredicted ?? null,
+    stakeReturn: values?.stakeReturn ?? null,
   };
 }
 
@@ -119,49 +117,25 @@ export function scoreStoredEvent(
     stats: { scored: 0, valid: 0, meanBrier: null, calledRate: null, bestUid: null },
   };
   const scorerEvent = scorerEventOf(record, options.resolution);
-  const inputs = new Map(predictions.map((p) => [p.agentPredictionId, scorerInputOf(p)]));
-  const scored = predictions.map((p) =>
-    scorePrediction(scorerPredictionOf(p, inputs.get(p.agentPredictionId)!), scorerEvent)
-  );
-  const counted = countedPredictions(scored);
+  const { scored, counted, result } = scoreEventPredictions(scorerEvent, predictions.map(scorerPredictionOf));
   const countedIds = new Set(counted.map((row) => row.prediction.agentPredictionId));
-  const result = scoreEvent(scorerEvent, counted);
-  const rows = scored.map((row) => {
-    const id = row.prediction.agentPredictionId;
-    return rowOf(row, countedIds.has(id), inputs.get(id)!);
-  }).sort((
-    a,
-    b,
-  ) => (a.agentPredictionId < b.agentPredictionId ? -1 : a.agentPredictionId > b.agentPredictionId ? 1 : 0));
+  const rows = scored.map((row) => rowOf(row, countedIds.has(row.prediction.agentPredictionId)))
+    .sort((a, b) => compareCodePoints(a.agentPredictionId, b.agentPredictionId));
   return {
-    record: { ...record, marketPWinAtAdmission: result.marketPWinAtAdmission, stats: result.stats },
+    record: { ...record, marketPWinAtAdmission: result!.marketPWinAtAdmission, stats: result!.stats },
     rows,
   };
 }
 
-/**
- * A registration's score-table row from its counted rows in the window (`events`: the scored
- * events they belong to), at `computedAtMs`.
- */
-export function scoreTableRow(
-  registration: { hotkey: string; uid: number; firstSeenAtMs: number },
-  rows: readonly ScoredPredictionRecord[],
-  options: { events: ReadonlyMap<string, ScoredEventRecord>; computedAtMs: number },
-): ScoreTableRow {
-  const scored = rows.map((row) => {
-    const event = options.events.get(row.eventId);
-    if (event === undefined) throw new Error(`Cannot score miner row: event ${row.eventId} is not scored`);
-    return scorePrediction(scorerPredictionOf(row, row.input), scorerEventOf(event, event));
-  });
-  const { scoring, unroundedScore } = scoreMiner(scored, {
-    computedAtMs: options.computedAtMs,
-    firstSeenAtMs: registration.firstSeenAtMs,
-  });
-  return {
-    hotkey: registration.hotkey,
-    uid: registration.uid,
-    firstSeenAtMs: registration.firstSeenAtMs,
-    scoring,
-    unroundedScore,
+/** A stored counted row as the score table folds it. */
+export function tableRowInputOf(row: WindowRow): TableRowInput {
+  const { eventId, resolvedAtMs, minerHotkey, minerUid, brier, marketBrier, called, pPredicted } = row;
+  const valid = brier === null ? null : {
+    brier,
+    marketBrier: marketBrier!,
+    called: called!,
+    pPredicted: pPredicted!,
+    stakeReturn: row.stakeReturn,
   };
+  return { eventId, resolvedAtMs, minerHotkey, minerUid, valid };
 }

@@ -2,12 +2,14 @@ import { isDeepStrictEqual } from "node:util";
 import type { Fence } from "../job_lease_store.ts";
 import type {
   ListScoredEventsOptions,
-  MinerWindow,
+  ScoredEventPosition,
   ScoredEventRecord,
   ScoredEventWrite,
   ScoredPredictionRecord,
   ScoreStore,
   ScoreTable,
+  WindowPage,
+  WindowRow,
 } from "../score_store.ts";
 import { commitFenced, type KvMutation } from "./_kv_fenced_batches.ts";
 import { KvScoreTable } from "./_kv_score_table.ts";
@@ -16,6 +18,8 @@ import { KvScoreTable } from "./_kv_score_table.ts";
  * Key layout (ids sort by UTF-8 bytes, that is by code point, as in PostgreSQL's "C" collation):
  * - `["score", "event", eventId]` → the event record
  * - `["score", "event_by_time", -resolvedAtMs, eventId]` → the same record, newest first
+ * - `["score", "event_by_resolution", resolvedAtMs, eventId]` → null: the events in the order of
+ *   a miner's sums (the score table's window)
  * - `["score", "prediction", eventId, agentPredictionId]` → a prediction row
  * - `["score", "hotkey_event", hotkey, -resolvedAtMs, eventId, uid]` → a counted row again (a
  *   miner's events and window; one counted row per (event, hotkey, uid))
@@ -23,6 +27,9 @@ import { KvScoreTable } from "./_kv_score_table.ts";
 const keys = {
   event: (eventId: string): Deno.KvKey => ["score", "event", eventId],
   byTime: (e: ScoredEventRecord): Deno.KvKey => ["score", "event_by_time", -e.resolvedAtMs, e.eventId],
+  byResolution: (
+    e: ScoredEventRecord,
+  ): Deno.KvKey => ["score", "event_by_resolution", e.resolvedAtMs, e.eventId],
   prediction: (
     p: ScoredPredictionRecord,
   ): Deno.KvKey => ["score", "prediction", p.eventId, p.agentPredictionId],
@@ -38,6 +45,8 @@ const keys = {
 
 /** Larger than any uid (u16): a start key after every uid of one (time, event). */
 const AFTER_ANY_UID = 65_536;
+/** After every string in Deno KV's key order (a boolean sorts after strings): past every event id. */
+const AFTER_ANY_ID = true;
 /** Records read per `getMany` (Deno KV's limit). */
 const GET_MANY = 10;
 
@@ -62,13 +71,14 @@ export class KvScoreStore implements ScoreStore {
       const before = await this.getEvent(event.eventId);
       mutations.push(...predictionMutations(await this.eventPredictions(event.eventId), predictions));
       if (before !== null && before.resolvedAtMs !== event.resolvedAtMs) {
-        mutations.push({ key: keys.byTime(before) });
+        mutations.push({ key: keys.byTime(before) }, { key: keys.byResolution(before) });
       }
       if (!isDeepStrictEqual(before, event)) {
-        mutations.push({ key: keys.byTime(event), value: event }, {
-          key: keys.event(event.eventId),
-          value: event,
-        });
+        mutations.push(
+          { key: keys.byTime(event), value: event },
+          { key: keys.byResolution(event), value: null },
+          { key: keys.event(event.eventId), value: event },
+        );
       }
     }
     return await commitFenced(this.#kv, options.fence, mutations);
@@ -113,17 +123,35 @@ export class KvScoreStore implements ScoreStore {
     return events;
   }
 
-  async minerRows(window: MinerWindow): Promise<ScoredPredictionRecord[]> {
-    const prefix = ["score", "hotkey_event", window.hotkey];
-    const start = [...prefix, -window.resolvedUntilMs];
-    const end = [...prefix, -window.resolvedAfterMs];
-    const rows: ScoredPredictionRecord[] = [];
-    for await (const entry of this.#kv.list<ScoredPredictionRecord>({ start, end }, { batchSize: 500 })) {
-      if (entry.key[5] === window.uid) rows.push(entry.value);
+  async windowRows(page: WindowPage): Promise<{ rows: WindowRow[]; next: ScoredEventPosition | null }> {
+    const prefix = ["score", "event_by_resolution"];
+    const { after } = page;
+    const start = after === undefined
+      ? [...prefix, page.resolvedAfterMs, AFTER_ANY_ID]
+      : [...prefix, after.resolvedAtMs, `${after.eventId}\u0000`];
+    const end = [...prefix, page.resolvedUntilMs, AFTER_ANY_ID];
+    const events: ScoredEventPosition[] = [];
+    for await (const { key } of this.#kv.list({ start, end }, { limit: page.events })) {
+      events.push({ resolvedAtMs: key[2] as number, eventId: key[3] as string });
     }
-    return rows.toSorted((a, b) =>
-      a.resolvedAtMs - b.resolvedAtMs || (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0)
-    );
+    const rows: WindowRow[] = [];
+    for (const event of events) {
+      for (const row of await this.eventPredictions(event.eventId, { countedOnly: true })) {
+        const { eventId, minerHotkey, minerUid, brier, marketBrier, called, pPredicted, stakeReturn } = row;
+        rows.push({
+          eventId,
+          minerHotkey,
+          minerUid,
+          resolvedAtMs: event.resolvedAtMs,
+          brier,
+          marketBrier,
+          called,
+          pPredicted,
+          stakeReturn,
+        });
+      }
+    }
+    return { rows, next: events.length === page.events ? events.at(-1)! : null };
   }
 
   putTableFenced(table: ScoreTable, options: { fence: Fence }): Promise<boolean> {

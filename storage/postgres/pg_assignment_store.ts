@@ -32,6 +32,12 @@ import {
 } from "./_pg_assignment_rows.ts";
 import { ensureAssignments, retireAssignments } from "./_pg_assignment_queue.ts";
 import { claimAssignment, submitPrediction } from "./_pg_lease_writes.ts";
+import {
+  assignmentStatus,
+  eventsWithUnmarked,
+  markPredictions,
+  predictionsWithMarks,
+} from "./_pg_prediction_marks.ts";
 
 /**
  * Assignments and predictions in PostgreSQL. A claim is one call of `claim_assignment` (migration
@@ -64,59 +70,33 @@ export class PgAssignmentStore implements AssignmentStore {
   }
 
   async markScored(agentPredictionId: string, options: MarkScoredOptions): Promise<boolean> {
-    const [row] = await this.#sql<{ marked: boolean; known: boolean }[]>`
-      WITH scored AS (
-        UPDATE assignments SET status = 'scored' WHERE id = ${agentPredictionId} AND status = 'submitted'
-        RETURNING id
-      ), marked AS (
-        UPDATE predictions SET scored_at_ms = ${options.scoredAtMs}, resolved_at_ms = ${options.resolvedAtMs},
-          resolution = ${jsonParam(this.#sql, options.resolution)}
-        WHERE agent_prediction_id IN (SELECT id FROM scored) AND scored_at_ms IS NULL
-        RETURNING agent_prediction_id
-      )
-      SELECT EXISTS (SELECT 1 FROM marked) AS marked,
-        EXISTS (SELECT 1 FROM predictions WHERE agent_prediction_id = ${agentPredictionId}) AS known`;
-    if (!row?.known) throw new StoreRefusal("not_found", `No prediction ${agentPredictionId}`);
-    return row.marked;
+    if (await markPredictions(this.#sql, [{ agentPredictionIds: [agentPredictionId], ...options }]) === 1) {
+      return true;
+    }
+    const [known] = await this
+      .#sql`SELECT 1 FROM predictions WHERE agent_prediction_id = ${agentPredictionId}`;
+    if (!known) throw new StoreRefusal("not_found", `No prediction ${agentPredictionId}`);
+    return false;
   }
 
-  /**
-   * One statement: the (id, resolution) pairs unnested from one JSON parameter, the assignments
-   * set `scored`, then their predictions marked.
-   */
-  async markScoredMany(groups: readonly ScoredMarks[]): Promise<number> {
-    const marks = groups.filter((group) => group.agentPredictionIds.length > 0);
-    if (marks.length === 0) return 0;
-    const [row] = await this.#sql<{ marked: number }[]>`
-      WITH marks AS (
-        SELECT m.id, (g->>'scoredAtMs')::BIGINT AS scored_at_ms, (g->>'resolvedAtMs')::BIGINT AS resolved_at_ms,
-          g->'resolution' AS resolution
-        FROM jsonb_array_elements(${jsonParam(this.#sql, marks)}) AS g
-          CROSS JOIN LATERAL jsonb_array_elements_text(g->'agentPredictionIds') AS m(id)
-      ), scored AS (
-        UPDATE assignments a SET status = 'scored' FROM marks m
-        WHERE a.id = m.id AND a.status = 'submitted'
-        RETURNING a.id
-      ), marked AS (
-        UPDATE predictions p SET scored_at_ms = m.scored_at_ms, resolved_at_ms = m.resolved_at_ms,
-          resolution = m.resolution
-        FROM marks m JOIN scored s ON s.id = m.id
-        WHERE p.agent_prediction_id = m.id AND p.scored_at_ms IS NULL
-        RETURNING p.agent_prediction_id
-      )
-      SELECT count(*)::INTEGER AS marked FROM marked`;
-    return row?.marked ?? 0;
+  /** One mark row per event and group (`_pg_prediction_marks.ts`), in one transaction. */
+  markScoredMany(groups: readonly ScoredMarks[]): Promise<number> {
+    return markPredictions(this.#sql, groups);
   }
 
   async get(agentPredictionId: string): Promise<Assignment | null> {
-    const [row] = await this.#sql<AssignmentRow[]>`
-      SELECT ${this.#sql(ASSIGNMENT_COLUMNS)} FROM assignments WHERE id = ${agentPredictionId}`;
+    const sql = this.#sql;
+    const [row] = await sql<AssignmentRow[]>`
+      SELECT ${sql(ASSIGNMENT_COLUMNS.filter((column) => column !== "status"))}, ${
+      assignmentStatus(sql)
+    } AS status
+      FROM assignments a WHERE id = ${agentPredictionId}`;
     return row ? toAssignment(row) : null;
   }
 
   async getPrediction(agentPredictionId: string): Promise<StoredPrediction | null> {
     const [row] = await this.#sql<PredictionRow[]>`
-      SELECT * FROM predictions WHERE agent_prediction_id = ${agentPredictionId}`;
+      SELECT * FROM ${predictionsWithMarks(this.#sql)} WHERE p.agent_prediction_id = ${agentPredictionId}`;
     return row ? toPrediction(row) : null;
   }
 
@@ -131,26 +111,23 @@ export class PgAssignmentStore implements AssignmentStore {
     { limit, after }: ListEventOptions,
   ): Promise<StoredPrediction[]> {
     const rows = await this.#sql<PredictionRow[]>`
-      SELECT * FROM predictions WHERE event_id = ${eventId} AND agent_prediction_id > ${after ?? ""}
-      ORDER BY agent_prediction_id LIMIT ${limit}`;
+      SELECT * FROM ${predictionsWithMarks(this.#sql)}
+      WHERE p.event_id = ${eventId} AND p.agent_prediction_id > ${after ?? ""}
+      ORDER BY p.agent_prediction_id LIMIT ${limit}`;
     return rows.map(toPrediction);
   }
 
   async listPredictionsOfEvents(eventIds: readonly string[]): Promise<StoredPrediction[]> {
     if (eventIds.length === 0) return [];
     const rows = await this.#sql<PredictionRow[]>`
-      SELECT * FROM predictions WHERE event_id = ANY(${[...eventIds]}::text[])
-      ORDER BY event_id, agent_prediction_id`;
+      SELECT * FROM ${predictionsWithMarks(this.#sql)} WHERE p.event_id = ANY(${[...eventIds]}::text[])
+      ORDER BY p.event_id, p.agent_prediction_id`;
     return rows.map(toPrediction);
   }
 
-  /** An index-only probe of the partial index of unscored predictions (migration 018). */
-  async eventsWithUnscored(eventIds: readonly string[]): Promise<string[]> {
-    if (eventIds.length === 0) return [];
-    const rows = await this.#sql<{ event_id: string }[]>`
-      SELECT DISTINCT event_id FROM predictions
-      WHERE event_id = ANY(${[...eventIds]}::text[]) AND scored_at_ms IS NULL`;
-    return rows.map((row) => row.event_id);
+  /** Two index probes per event: its predictions counted against its marked ids (migration 020). */
+  eventsWithUnscored(eventIds: readonly string[]): Promise<string[]> {
+    return eventsWithUnmarked(this.#sql, eventIds);
   }
 
   async eventDigests(eventIds: readonly string[]): Promise<PredictionDigest[]> {
@@ -170,25 +147,28 @@ export class PgAssignmentStore implements AssignmentStore {
     return rows.map((row) => row.event_id);
   }
 
+  /** The marks newest resolution first, each with its listed predictions (migration 020). */
   async listScored(options: ListScoredOptions): Promise<StoredPrediction[]> {
     const sql = this.#sql;
     const { after, miners } = options;
     const rows = await sql<PredictionRow[]>`
-      SELECT * FROM predictions
-      WHERE scored_at_ms IS NOT NULL AND resolved_at_ms >= ${options.resolvedSinceMs}
+      SELECT p.*, m.scored_at_ms, m.resolved_at_ms, m.resolution
+      FROM prediction_marks m JOIN predictions p
+        ON p.event_id = m.event_id AND p.agent_prediction_id = ANY(m.agent_prediction_ids)
+      WHERE m.resolved_at_ms >= ${options.resolvedSinceMs}
         ${
       after
-        ? sql`AND (resolved_at_ms < ${after.resolvedAtMs}
-            OR (resolved_at_ms = ${after.resolvedAtMs} AND agent_prediction_id > ${after.agentPredictionId}))`
+        ? sql`AND m.resolved_at_ms <= ${after.resolvedAtMs} AND (m.resolved_at_ms < ${after.resolvedAtMs}
+            OR p.agent_prediction_id > ${after.agentPredictionId})`
         : sql``
     }
         ${
       miners
-        ? sql`AND (miner_hotkey, miner_uid) IN (SELECT * FROM unnest(
+        ? sql`AND (p.miner_hotkey, p.miner_uid) IN (SELECT * FROM unnest(
             ${miners.map((miner) => miner.hotkey)}::text[], ${miners.map((miner) => miner.uid)}::int[]))`
         : sql``
     }
-      ORDER BY resolved_at_ms DESC, agent_prediction_id LIMIT ${options.limit}`;
+      ORDER BY m.resolved_at_ms DESC, p.agent_prediction_id LIMIT ${options.limit}`;
     return rows.map(toPrediction);
   }
 

@@ -2,18 +2,28 @@ import type { Sql, TransactionSql } from "postgres";
 import type { Fence } from "../job_lease_store.ts";
 import type {
   ListScoredEventsOptions,
-  MinerWindow,
+  ScoredEventPosition,
   ScoredEventRecord,
   ScoredEventWrite,
   ScoredPredictionRecord,
   ScoreStore,
   ScoreTable,
   ScoreTableRow,
+  WindowPage,
+  WindowRow,
 } from "../score_store.ts";
+import {
+  recordOf,
+  ROW_COLUMNS,
+  type RowColumns,
+  upsertRows,
+  type WindowColumns,
+  windowRowOf,
+} from "./_pg_scored_rows.ts";
 
 type Json = Parameters<Sql["json"]>[0];
 
-/** The scoring job's results in PostgreSQL (migration `012_scores.sql`). */
+/** The scoring job's results in PostgreSQL (migrations `012_scores.sql`, `020_scoring_by_event.sql`). */
 export class PgScoreStore implements ScoreStore {
   readonly #sql: Sql;
 
@@ -24,7 +34,8 @@ export class PgScoreStore implements ScoreStore {
   /**
    * One transaction that first reads the lease row FOR SHARE (a takeover waits for it; one
    * committed first leaves no row): the batch's events' rows no longer listed are deleted, the
-   * others upserted, then the events. Rows and events that did not change are not rewritten.
+   * others upserted (one statement, a column array each), then the events. Rows and events that
+   * did not change are not rewritten.
    */
   async putEventsFenced(events: readonly ScoredEventWrite[], options: { fence: Fence }): Promise<boolean> {
     return await this.#sql.begin(async (tx) => {
@@ -35,7 +46,7 @@ export class PgScoreStore implements ScoreStore {
       const ids = rows.map((row) => row.agentPredictionId);
       await tx`DELETE FROM scored_predictions WHERE event_id = ANY(${tx.array(eventIds)}::TEXT[])
         AND agent_prediction_id NOT IN (SELECT unnest(${tx.array(ids)}::TEXT[]))`;
-      if (rows.length > 0) await upsertPredictions(tx, rows);
+      if (rows.length > 0) await upsertRows(tx, rows);
       const records = events.map(({ event }) => event);
       await tx`INSERT INTO scored_events (event_id, resolved_at_ms, record)
         SELECT r->>'eventId', (r->>'resolvedAtMs')::BIGINT, r
@@ -61,10 +72,11 @@ export class PgScoreStore implements ScoreStore {
 
   async predictionsOfEvents(eventIds: readonly string[]): Promise<ScoredPredictionRecord[]> {
     if (eventIds.length === 0) return [];
-    const rows = await this.#sql<{ record: ScoredPredictionRecord }[]>`
-      SELECT record FROM scored_predictions WHERE event_id = ANY(${this.#sql.array([...eventIds])}::TEXT[])
+    const rows = await this.#sql<RowColumns[]>`
+      SELECT ${this.#sql(ROW_COLUMNS)} FROM scored_predictions
+      WHERE event_id = ANY(${this.#sql.array([...eventIds])}::TEXT[])
       ORDER BY event_id, agent_prediction_id`;
-    return rows.map((row) => row.record);
+    return rows.map(recordOf);
   }
 
   async eventPredictions(
@@ -72,11 +84,11 @@ export class PgScoreStore implements ScoreStore {
     options: { countedOnly?: boolean } = {},
   ): Promise<ScoredPredictionRecord[]> {
     const countedOnly = options.countedOnly ?? false;
-    const rows = await this.#sql<{ record: ScoredPredictionRecord }[]>`
-      SELECT record FROM scored_predictions
+    const rows = await this.#sql<RowColumns[]>`
+      SELECT ${this.#sql(ROW_COLUMNS)} FROM scored_predictions
       WHERE event_id = ${eventId} AND (counted OR NOT ${countedOnly}::BOOLEAN)
       ORDER BY agent_prediction_id`;
-    return rows.map((row) => row.record);
+    return rows.map(recordOf);
   }
 
   async listEvents(options: ListScoredEventsOptions): Promise<ScoredEventRecord[]> {
@@ -103,13 +115,30 @@ export class PgScoreStore implements ScoreStore {
     return rows.map((row) => row.record);
   }
 
-  async minerRows(window: MinerWindow): Promise<ScoredPredictionRecord[]> {
-    const rows = await this.#sql<{ record: ScoredPredictionRecord }[]>`
-      SELECT record FROM scored_predictions
-      WHERE counted AND miner_hotkey = ${window.hotkey} AND miner_uid = ${window.uid}
-        AND resolved_at_ms > ${window.resolvedAfterMs} AND resolved_at_ms <= ${window.resolvedUntilMs}
-      ORDER BY resolved_at_ms, event_id`;
-    return rows.map((row) => row.record);
+  /**
+   * One statement: the page's events (a top-N of the window's events after the position), each
+   * with its counted rows (an event without any still moves the position).
+   */
+  async windowRows(page: WindowPage): Promise<{ rows: WindowRow[]; next: ScoredEventPosition | null }> {
+    const { after } = page;
+    const afterMs = after?.resolvedAtMs ?? page.resolvedAfterMs;
+    const rows = await this.#sql<WindowColumns[]>`
+      WITH page AS (
+        SELECT event_id, resolved_at_ms FROM scored_events
+        WHERE resolved_at_ms > ${page.resolvedAfterMs} AND resolved_at_ms <= ${page.resolvedUntilMs}
+          AND (resolved_at_ms, event_id) > (${afterMs}::BIGINT, ${after?.eventId ?? ""}::TEXT)
+        ORDER BY resolved_at_ms, event_id LIMIT ${page.events}
+      )
+      SELECT e.event_id, e.resolved_at_ms, p.miner_hotkey, p.miner_uid, p.brier, p.market_brier, p.called,
+        p.p_predicted, p.stake_return
+      FROM page e LEFT JOIN scored_predictions p ON p.event_id = e.event_id AND p.counted
+      ORDER BY e.resolved_at_ms, e.event_id, p.agent_prediction_id`;
+    const last = rows.at(-1);
+    const events = new Set(rows.map((row) => row.event_id)).size;
+    const next = last !== undefined && events === page.events
+      ? { resolvedAtMs: Number(last.resolved_at_ms), eventId: last.event_id }
+      : null;
+    return { rows: rows.flatMap(windowRowOf), next };
   }
 
   /** One transaction behind the lease row FOR SHARE: the head and every row replaced. */
@@ -152,16 +181,4 @@ async function holdsFence(tx: TransactionSql, fence: Fence): Promise<boolean> {
   const lease = await tx`SELECT 1 FROM job_leases
     WHERE job = ${fence.job} AND token = ${fence.token} FOR SHARE`;
   return lease.length > 0;
-}
-
-async function upsertPredictions(tx: TransactionSql, predictions: readonly ScoredPredictionRecord[]) {
-  await tx`INSERT INTO scored_predictions
-      (agent_prediction_id, event_id, miner_hotkey, miner_uid, resolved_at_ms, counted, record)
-    SELECT r->>'agentPredictionId', r->>'eventId', r->>'minerHotkey', (r->>'minerUid')::INTEGER,
-      (r->>'resolvedAtMs')::BIGINT, (r->>'counted')::BOOLEAN, r
-    FROM jsonb_array_elements(${tx.json(predictions as unknown as Json)}) AS r
-    ON CONFLICT (agent_prediction_id) DO UPDATE SET event_id = EXCLUDED.event_id,
-      miner_hotkey = EXCLUDED.miner_hotkey, miner_uid = EXCLUDED.miner_uid,
-      resolved_at_ms = EXCLUDED.resolved_at_ms, counted = EXCLUDED.counted, record = EXCLUDED.record
-    WHERE scored_predictions.record IS DISTINCT FROM EXCLUDED.record`;
 }

@@ -1,7 +1,13 @@
 import { emptyScoring } from "../support/scoring_rows.ts";
 import assert from "node:assert/strict";
 import { ManualClock } from "../../actors/kernel/mod.ts";
-import { computedAtOf, parseScorerInput, scorerEventOf, scoreV1 } from "../../actors/scoring/mod.ts";
+import {
+  computedAtOf,
+  parseScorerInput,
+  scorerEventOf,
+  scorerInputOf,
+  scoreV1,
+} from "../../actors/scoring/mod.ts";
 import type { ScoredEventRecord, ScoreTableRow } from "../../storage/score_store.ts";
 import { adapterTest } from "../support/adapters.ts";
 import { runJobOnce } from "../support/jobs.ts";
@@ -184,19 +190,22 @@ adapterTest(
     ) => [uid, scoring.gate, scoring.edge, scoring.rho, scoring.score]);
     assert.deepEqual(summary, [[0, "pass", 0.27, 0.333333, 0.09], [1, "pass", 0.11, 0.333333, 0.036667]]);
 
-    const predictions = (await Promise.all(events.map((e) => storage.scores.eventPredictions(e.id)))).flat();
+    const rows = (await Promise.all(events.map((e) => storage.scores.eventPredictions(e.id)))).flat();
+    const predictions = await Promise.all(
+      rows.map((row) => storage.assignments.getPrediction(row.agentPredictionId)),
+    );
     const scored = await Promise.all(events.map((e) => storage.scores.getEvent(e.id)));
     const input = parseScorerInput({
       computedAt: new Date(table.computedAtMs).toISOString(),
       windowDays: 30,
       events: scored.map((e) => scorerEventOf(e!, e!)),
-      predictions: predictions.map((row) => ({
-        agentPredictionId: row.agentPredictionId,
-        eventId: row.eventId,
-        minerHotkey: row.minerHotkey,
-        minerUid: row.minerUid,
-        predictedAt: new Date(row.predictedAtMs).toISOString(),
-        ...row.input,
+      predictions: predictions.map((prediction) => ({
+        agentPredictionId: prediction!.agentPredictionId,
+        eventId: prediction!.eventId,
+        minerHotkey: prediction!.minerHotkey,
+        minerUid: prediction!.minerUid,
+        predictedAt: new Date(prediction!.predictedAtMs).toISOString(),
+        ...scorerInputOf(prediction!),
       })),
       registrations: table.rows.map((row) => ({
         hotkey: row.hotkey,

@@ -6,6 +6,7 @@ import type {
   ScoreStore,
   ScoreTable,
   ScoreTableRow,
+  WindowRow,
 } from "../../storage/score_store.ts";
 import { adapterTest } from "../support/adapters.ts";
 
@@ -59,13 +60,35 @@ function rowOf(
     brier: 0.04,
     called: true,
     marketBrier: 0.16,
-    input: {
-      predictedOutcomeId: "yes",
-      confidence: 0.8,
-      outcomeProbabilities: { yes: 0.8, no: 0.2 },
-      outcomePricesAtPrediction: { yes: 0.55, no: 0.45 },
-      predictionIsInvalid: false,
-    },
+    pPredicted: 0.8,
+    // 1 / 0.55: a double that round-trips only when stored exactly.
+    stakeReturn: 1.8181818181818181,
+  };
+}
+
+/** A row as `windowRows` gives it. */
+function windowRowOf(row: ScoredPredictionRecord): WindowRow {
+  const {
+    eventId,
+    minerHotkey,
+    minerUid,
+    resolvedAtMs,
+    brier,
+    marketBrier,
+    called,
+    pPredicted,
+    stakeReturn,
+  } = row;
+  return {
+    eventId,
+    minerHotkey,
+    minerUid,
+    resolvedAtMs,
+    brier,
+    marketBrier,
+    called,
+    pPredicted,
+    stakeReturn,
   };
 }
 
@@ -85,10 +108,10 @@ adapterTest("an empty score store has no events, rows or table", async ({ storag
   assert.equal(await store.getEvent("e1"), null);
   assert.deepEqual(await store.eventPredictions("e1"), []);
   assert.deepEqual(await store.listEvents({ limit: 10 }), []);
-  assert.deepEqual(
-    await store.minerRows({ hotkey: "hk", uid: 1, resolvedAfterMs: 0, resolvedUntilMs: T0 }),
-    [],
-  );
+  assert.deepEqual(await store.windowRows({ resolvedAfterMs: 0, resolvedUntilMs: T0, events: 10 }), {
+    rows: [],
+    next: null,
+  });
   assert.equal(await store.getTable(), null);
 });
 
@@ -107,19 +130,19 @@ adapterTest(
       brier: null,
       called: null,
       marketBrier: null,
-      input: {
-        predictedOutcomeId: "maybe",
-        confidence: null,
-        outcomeProbabilities: { yes: null, no: 1.0255 },
-        outcomePricesAtPrediction: null,
-        predictionIsInvalid: true,
-      },
+      pPredicted: null,
+      stakeReturn: null,
     };
+    const unstaked = { ...rowOf(event, "ap-3", { hotkey: "hk-c", uid: 4 }), stakeReturn: null };
     const superseded = rowOf(event, "ap-0", { hotkey: "hk-a", uid: 7, counted: false });
-    await put(storage.scores, fence, event, [valid, invalid, superseded]);
+    await put(storage.scores, fence, event, [valid, invalid, superseded, unstaked]);
     assert.deepEqual(await storage.scores.getEvent("e1"), event);
-    assert.deepEqual(await storage.scores.eventPredictions("e1"), [superseded, invalid, valid]);
-    assert.deepEqual(await storage.scores.eventPredictions("e1", { countedOnly: true }), [invalid, valid]);
+    assert.deepEqual(await storage.scores.eventPredictions("e1"), [superseded, invalid, valid, unstaked]);
+    assert.deepEqual(await storage.scores.eventPredictions("e1", { countedOnly: true }), [
+      invalid,
+      valid,
+      unstaked,
+    ]);
   },
 );
 
@@ -137,9 +160,8 @@ adapterTest(
     await put(store, fence, rescored, [{ ...first, counted: false }, later]);
     assert.deepEqual(await store.getEvent("e1"), rescored);
     assert.deepEqual(await store.eventPredictions("e1"), [{ ...first, counted: false }, later]);
-    const window = { resolvedAfterMs: 0, resolvedUntilMs: T0 };
-    assert.deepEqual(await store.minerRows({ hotkey: "hk-a", uid: 7, ...window }), [later]);
-    assert.deepEqual(await store.minerRows({ hotkey: "hk-z", uid: 9, ...window }), []);
+    const window = { resolvedAfterMs: 0, resolvedUntilMs: T0, events: 10 };
+    assert.deepEqual(await store.windowRows(window), { rows: [windowRowOf(later)], next: null });
     assert.deepEqual(ids(await store.listEvents({ limit: 10, miner: { hotkey: "hk-z" } })), []);
     assert.deepEqual(ids(await store.listEvents({ limit: 10, miner: { hotkey: "hk-a", uid: 7 } })), ["e1"]);
   },
@@ -238,7 +260,7 @@ adapterTest(
 );
 
 adapterTest(
-  "a miner's rows in a window: counted, its (hotkey, uid) only, start exclusive, end inclusive, in order",
+  "the window's counted rows: start exclusive, end inclusive, by resolution then event id, in pages of events",
   async ({ storage }) => {
     const fence = await grant(storage.jobLeases);
     const store = storage.scores;
@@ -246,29 +268,61 @@ adapterTest(
       eventAt("x", T0 - 2 * HOUR),
       eventAt("b", T0 - HOUR),
       eventAt("a", T0 - HOUR),
+      eventAt("c", T0 - HOUR),
       eventAt("z", T0),
       eventAt("y", T0 + 1),
     ];
+    const stored = new Map<string, ScoredPredictionRecord[]>();
     for (const event of events) {
-      await put(store, fence, event, [
-        rowOf(event, `${event.eventId}-2`, { hotkey: "hk-a", uid: 1 }),
-        rowOf(event, `${event.eventId}-1`, { hotkey: "hk-a", uid: 2 }),
-        rowOf(event, `${event.eventId}-0`, { hotkey: "hk-a", uid: 1, counted: false }),
-        rowOf(event, `${event.eventId}-3`, { hotkey: "hk-b", uid: 1 }),
-      ]);
+      const id = event.eventId;
+      const rows = id === "c" ? [] : [
+        rowOf(event, `${id}-2`, { hotkey: "hk-a", uid: 1 }),
+        rowOf(event, `${id}-1`, { hotkey: "hk-a", uid: 2 }),
+        rowOf(event, `${id}-0`, { hotkey: "hk-a", uid: 1, counted: false }),
+        { ...rowOf(event, `${id}-3`, { hotkey: "hk-b", uid: 1 }), brier: null, pPredicted: null },
+      ];
+      stored.set(id, rows);
+      await put(store, fence, event, rows);
     }
+    const counted = (id: string) =>
+      stored.get(id)!.filter((row) => row.counted).toSorted((a, b) =>
+        a.agentPredictionId < b.agentPredictionId ? -1 : 1
+      ).map(windowRowOf);
     const window = { resolvedAfterMs: T0 - 2 * HOUR, resolvedUntilMs: T0 };
-    const rows = await store.minerRows({ hotkey: "hk-a", uid: 1, ...window });
-    assert.deepEqual(rows.map((row) => row.agentPredictionId), ["a-2", "b-2", "z-2"]);
-    const other = await store.minerRows({ hotkey: "hk-a", uid: 2, ...window });
-    assert.deepEqual(other.map((row) => row.agentPredictionId), ["a-1", "b-1", "z-1"]);
-    const all = await store.minerRows({
-      hotkey: "hk-b",
-      uid: 1,
-      resolvedAfterMs: 0,
-      resolvedUntilMs: T0 + 1,
+    assert.deepEqual(await store.windowRows({ ...window, events: 10 }), {
+      rows: [...counted("a"), ...counted("b"), ...counted("z")],
+      next: null,
     });
-    assert.deepEqual(all.map((row) => row.agentPredictionId), ["x-3", "a-3", "b-3", "z-3", "y-3"]);
+    // Pages of two events; "c" (no rows) still takes its place.
+    const first = await store.windowRows({ ...window, events: 2 });
+    assert.deepEqual(first, {
+      rows: [...counted("a"), ...counted("b")],
+      next: { resolvedAtMs: T0 - HOUR, eventId: "b" },
+    });
+    const second = await store.windowRows({ ...window, events: 2, after: first.next! });
+    assert.deepEqual(second, { rows: counted("z"), next: { resolvedAtMs: T0, eventId: "z" } });
+    assert.deepEqual(await store.windowRows({ ...window, events: 2, after: second.next! }), {
+      rows: [],
+      next: null,
+    });
+    const all = await store.windowRows({ resolvedAfterMs: 0, resolvedUntilMs: T0 + 1, events: 10 });
+    assert.deepEqual(all.rows.map((row) => row.eventId), [
+      "x",
+      "x",
+      "x",
+      "a",
+      "a",
+      "a",
+      "b",
+      "b",
+      "b",
+      "z",
+      "z",
+      "z",
+      "y",
+      "y",
+      "y",
+    ]);
   },
 );
 
