@@ -6,7 +6,7 @@
  */
 import type postgres from "postgres";
 import { isoAt } from "../actors/kernel/mod.ts";
-import type { ScorerEvent, ScorerInput, ScorerPrediction } from "../actors/scoring/mod.ts";
+import type { ScorerEvent, ScorerPrediction } from "../actors/scoring/mod.ts";
 import type { EventRecord } from "../storage/event_record.ts";
 
 export interface WorldSize {
@@ -99,45 +99,59 @@ function predictedAtMs(e: number, k: number, nowMs: number): number {
   return resolvedAtMs(e, nowMs) - (1 + (e + k) % 24) * HOUR_MS;
 }
 
-/** The whole world as one scorer input. */
-export function scorerWorld(
+/** The `perEvent` predictions of event `e` (as the database seeding below makes them). */
+export function scorerPredictions(
+  e: number,
+  event: ScorerEvent,
   size: WorldSize,
   hotkeys: readonly string[],
   nowMs: number,
-  computedAtMs: number,
-) {
-  const events: ScorerEvent[] = [];
-  const predictions: ScorerPrediction[] = [];
-  for (let e = 0; e < size.events; e++) {
+): ScorerPrediction[] {
+  const [yes, no] = event.outcomes.map((o) => o.outcomeId) as [string, string];
+  return Array.from({ length: size.perEvent }, (_, k) => {
+    const uid = uidOf(e, k, size);
+    const p = pYes(e, k);
+    return {
+      agentPredictionId: `ap-${event.id}-${String(k).padStart(2, "0")}`,
+      eventId: event.id,
+      minerHotkey: hotkeys[uid]!,
+      minerUid: uid,
+      predictedAt: isoAt(predictedAtMs(e, k, nowMs)),
+      predictedOutcomeId: p >= 0.5 ? yes : no,
+      confidence: Math.max(p, Math.round((1 - p) * 100) / 100),
+      outcomeProbabilities: { [yes]: p, [no]: Math.round((1 - p) * 100) / 100 },
+      outcomePricesAtPrediction: { [yes]: 0.45, [no]: 0.55 },
+      predictionIsInvalid: (e + k) % 100 === 0,
+    };
+  });
+}
+
+/** Every miner registered, first seen 60 days before `nowMs`. */
+export function scorerRegistrations(hotkeys: readonly string[], nowMs: number) {
+  return hotkeys.map((hotkey, uid) => ({ hotkey, uid, firstSeenAt: isoAt(nowMs - 60 * DAY_MS) }));
+}
+
+export const BENCH_PAYOUT = {
+  minerAlphaPerDay: 2952,
+  forecastingWeightShare: 1,
+  alphaUsd: 412.5 * 0.0095315,
+};
+
+/**
+ * The world's events in the streaming scorer's order (by resolution time, then id), each with
+ * its predictions, made one event at a time: only the event being scored is in memory.
+ */
+export function* scorerEventStream(
+  size: WorldSize,
+  hotkeys: readonly string[],
+  nowMs: number,
+): Generator<{ event: ScorerEvent; predictions: ScorerPrediction[] }> {
+  const order = Array.from({ length: size.events }, (_, e) => e)
+    .sort((a, b) => resolvedAtMs(a, nowMs) - resolvedAtMs(b, nowMs) || a - b);
+  for (const e of order) {
     const event = scorerEvent(e, nowMs);
-    events.push(event);
-    const [yes, no] = event.outcomes.map((o) => o.outcomeId) as [string, string];
-    for (let k = 0; k < size.perEvent; k++) {
-      const uid = uidOf(e, k, size);
-      const p = pYes(e, k);
-      predictions.push({
-        agentPredictionId: `ap-${event.id}-${String(k).padStart(2, "0")}`,
-        eventId: event.id,
-        minerHotkey: hotkeys[uid]!,
-        minerUid: uid,
-        predictedAt: isoAt(predictedAtMs(e, k, nowMs)),
-        predictedOutcomeId: p >= 0.5 ? yes : no,
-        confidence: Math.max(p, Math.round((1 - p) * 100) / 100),
-        outcomeProbabilities: { [yes]: p, [no]: Math.round((1 - p) * 100) / 100 },
-        outcomePricesAtPrediction: { [yes]: 0.45, [no]: 0.55 },
-        predictionIsInvalid: (e + k) % 100 === 0,
-      });
-    }
+    yield { event, predictions: scorerPredictions(e, event, size, hotkeys, nowMs) };
   }
-  const input: ScorerInput = {
-    computedAt: isoAt(computedAtMs),
-    windowDays: 30,
-    events,
-    predictions,
-    registrations: hotkeys.map((hotkey, uid) => ({ hotkey, uid, firstSeenAt: isoAt(nowMs - 60 * DAY_MS) })),
-    payout: { minerAlphaPerDay: 2952, forecastingWeightShare: 1, alphaUsd: 412.5 * 0.0095315 },
-  };
-  return input;
 }
 
 /**

@@ -2,8 +2,9 @@
  * Benchmark (`deno task bench:scoring`): scoring 1,000,000 predictions over 20,000 events and 256
  * miners, with time and peak RSS, each part in its own process so each peak is its own:
  *
- * 1. `pure`: scorer v1 (`scoreV1`) over the whole world as one scorer input, as
- *    `deno task score FILE` would (the input built in memory; its build time is shown apart).
+ * 1. `pure`: the streaming scorer v1 (`ScorerV1Stream`, the API the job's steps are made of)
+ *    over the world fed one event at a time (each event's predictions made just before it is
+ *    scored; their making time is shown apart).
  * 2. `job`: the scoring job's first run on PostgreSQL over the same world seeded in a scratch
  *    database (every event newly resolved: all predictions scored and marked, then the score
  *    table), then `GET /v1/leaderboard` and the default `GET /v1/events/scored` under wrk beside
@@ -18,12 +19,18 @@
  */
 import postgres from "postgres";
 import { silentLogger } from "../actors/kernel/mod.ts";
-import { scoreV1 } from "../actors/scoring/mod.ts";
+import { ScorerV1Stream } from "../actors/scoring/mod.ts";
 import { createService } from "./service.ts";
 import { withScratchDatabase } from "./scratch_database.ts";
 import { ensureWrk, type LoadResult, pinServerCpu, printTable } from "./bench_load.ts";
 import { alternatingRounds, ceilingFor } from "./_bench_rounds.ts";
-import { scorerWorld, seedDatabase, type WorldSize } from "./_bench_scoring_world.ts";
+import {
+  BENCH_PAYOUT,
+  scorerEventStream,
+  scorerRegistrations,
+  seedDatabase,
+  type WorldSize,
+} from "./_bench_scoring_world.ts";
 import { benchHotkeys, benchWorldConfig, registerBenchMiners, runJobOnce } from "./_bench_world_setup.ts";
 
 const SIZE: WorldSize = {
@@ -53,28 +60,49 @@ class PeakRss {
   }
 }
 
+/**
+ * The streaming scorer over the world, one event at a time in its order: the event step the
+ * job runs per event (`scoreEventPredictions`) and the table fold the job's table pass runs
+ * (`ScoreTableFold`), composed by `ScorerV1Stream`. Each event's predictions are made just
+ * before it is scored and dropped after, so the peak is the scorer's.
+ */
 async function pure(): Promise<void> {
   const nowMs = Date.now();
+  const hotkeys = benchHotkeys(SIZE.miners);
   const peak = new PeakRss();
-  const built = performance.now();
-  const input = scorerWorld(
-    SIZE,
-    benchHotkeys(SIZE.miners),
-    nowMs,
-    Math.floor(nowMs / INTERVAL_MS) * INTERVAL_MS,
-  );
+  const stream = new ScorerV1Stream({
+    computedAtMs: Math.floor(nowMs / INTERVAL_MS) * INTERVAL_MS,
+    windowDays: 30,
+    registrations: scorerRegistrations(hotkeys, nowMs).map(({ hotkey, uid, firstSeenAt }) => ({
+      hotkey,
+      uid,
+      firstSeenAtMs: Date.parse(firstSeenAt),
+    })),
+  });
+  const counts = { predictions: 0, valid: 0, events: 0 };
+  let generateMs = 0;
   const start = performance.now();
-  const output = scoreV1(input);
+  const events = scorerEventStream(SIZE, hotkeys, nowMs);
+  for (;;) {
+    const made = performance.now();
+    const next = events.next();
+    generateMs += performance.now() - made;
+    if (next.done) break;
+    const { scored, result } = stream.addEvent(next.value.event, next.value.predictions);
+    counts.predictions += scored.length;
+    counts.valid += scored.filter((row) => row.result.isValid).length;
+    counts.events += result === null ? 0 : 1;
+  }
+  const { miners } = stream.finish(BENCH_PAYOUT);
   const end = performance.now();
   const rss = await peak.stop();
-  const passing = Object.values(output.miners).filter((m) => m.scoring.gate === "pass").length;
+  const passing = Object.values(miners).filter((m) => m.scoring.gate === "pass").length;
   console.log(JSON.stringify({
     phase: "pure",
-    buildMs: start - built,
-    scoreMs: end - start,
+    scoreMs: end - start - generateMs,
+    generateMs,
     ...rss,
-    check:
-      `${Object.keys(output.predictions).length} predictions, ${Object.keys(output.events).length} events, ` +
+    check: `${counts.predictions} predictions (${counts.valid} valid), ${counts.events} events, ` +
       `${passing} miners passing`,
   }));
 }
@@ -109,8 +137,11 @@ async function job(serverUrl: string): Promise<void> {
     await runJobOnce(service.storage, service.scoring.job, nowMs);
     const jobMs = performance.now() - start;
     const rss = await peak.stop();
+    // What reads show: assignments whose prediction is marked read `scored` (migration 020).
     const [marked] = await sql<{ scored: string; events: string }[]>`
-      SELECT (SELECT count(*) FROM predictions WHERE scored_at_ms IS NOT NULL)::TEXT AS scored,
+      SELECT (SELECT count(*) FROM assignments a WHERE a.status = 'submitted' AND EXISTS (
+          SELECT 1 FROM prediction_marks m WHERE m.event_id = a.event_id AND a.id = ANY(m.agent_prediction_ids))
+        )::TEXT AS scored,
         (SELECT count(*) FROM scored_events)::TEXT AS events`;
     const table = await service.storage.scores.getTable();
     const start2 = performance.now();
@@ -123,7 +154,7 @@ async function job(serverUrl: string): Promise<void> {
       rerunMs,
       ...rss,
       check:
-        `${count} predictions seeded, ${marked?.scored} marked scored, ${marked?.events} events scored, ` +
+        `${count} predictions seeded, ${marked?.scored} assignments scored, ${marked?.events} events scored, ` +
         `${table?.rows.length} table rows, ${
           table?.rows.filter((r) => r.scoring.gate === "pass").length
         } passing`,

@@ -117,6 +117,43 @@ export interface StoredPrediction extends AssignmentIdentity {
 }
 
 /**
+ * What the scorer reads of a stored prediction (SCORING.md "Input fields"), with its place: the
+ * scoring job's batch read, a projection of `StoredPrediction` (`scoringPredictionOf`).
+ */
+export interface ScoringPrediction {
+  agentPredictionId: string;
+  eventId: string;
+  minerHotkey: string;
+  minerUid: number;
+  predictedAtMs: number;
+  predictedOutcomeId: string;
+  /** Null unless the reported value is a number. */
+  confidence: number | null;
+  outcomeProbabilities: Record<string, number | null>;
+  /** The lease's prices (the server's), never the reported ones. */
+  outcomePricesAtPrediction: Record<string, number>;
+  /** The agent's own flag (`executionMetadata.predictionIsInvalid` is true), never the stored verdict. */
+  predictionIsInvalid: boolean;
+}
+
+/** The scorer's view of a stored prediction. */
+export function scoringPredictionOf(stored: StoredPrediction): ScoringPrediction {
+  const { reported } = stored;
+  return {
+    agentPredictionId: stored.agentPredictionId,
+    eventId: stored.eventId,
+    minerHotkey: stored.minerHotkey,
+    minerUid: stored.minerUid,
+    predictedAtMs: stored.predictedAtMs,
+    predictedOutcomeId: reported.predictedOutcomeId,
+    confidence: typeof reported.confidence === "number" ? reported.confidence : null,
+    outcomeProbabilities: reported.outcomeProbabilities,
+    outcomePricesAtPrediction: stored.outcomePricesAtPrediction,
+    predictionIsInvalid: reported.executionMetadata.predictionIsInvalid === true,
+  };
+}
+
+/**
  * What the customer consensus reads of a stored prediction (a projection of `StoredPrediction`):
  * who made it, when, its reported probabilities and the validity verdict stored at submission.
  */

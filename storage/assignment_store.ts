@@ -6,6 +6,7 @@ import type {
   PredictionValidation,
   ReportedPrediction,
   ScoredResolution,
+  ScoringPrediction,
   StoredPrediction,
 } from "./assignment_record.ts";
 import type { EventRecord } from "./event_record.ts";
@@ -112,8 +113,10 @@ export interface MarkScoredOptions {
   resolution: ScoredResolution;
 }
 
-/** Predictions marked with one resolution (one event's predictions). */
+/** Predictions of one event marked with one resolution. */
 export interface ScoredMarks extends MarkScoredOptions {
+  eventId: string;
+  /** Ids that are not a prediction of `eventId` are left alone. */
   agentPredictionIds: readonly string[];
 }
 
@@ -176,9 +179,10 @@ export interface AssignmentStore {
   /** Records the resolution a submitted prediction was scored against; false when already scored. Throws `not_found` without a prediction. */
   markScored(agentPredictionId: string, options: MarkScoredOptions): Promise<boolean>;
   /**
-   * `markScored` of every id of every group (each group with its own resolution: one event's
-   * predictions), in as few round trips as the adapter can (PostgreSQL: one statement); returns
-   * how many were newly marked. Ids already scored, or without a prediction, are left alone.
+   * `markScored` of every id of every group (each group one event's predictions, with its own
+   * resolution), in as few round trips as the adapter can (PostgreSQL: one transaction, one row
+   * per event); returns how many were newly marked. Ids already scored, without a prediction, or
+   * of another event are left alone.
    */
   markScoredMany(groups: readonly ScoredMarks[]): Promise<number>;
   get(agentPredictionId: string): Promise<Assignment | null>;
@@ -188,10 +192,11 @@ export interface AssignmentStore {
   /** Predictions of one event (for scoring), in `agentPredictionId` order. */
   listEventPredictions(eventId: string, options: ListEventOptions): Promise<StoredPrediction[]>;
   /**
-   * Every prediction of `eventIds` (distinct ids; unknown ones have none), in one storage call
-   * (PostgreSQL: one query), by `eventId`, then `agentPredictionId`: the scoring job's batch read.
+   * What the scorer reads of every prediction of `eventIds` (distinct ids; unknown ones have
+   * none), in one storage call (PostgreSQL: one query), by `eventId`, then `agentPredictionId`:
+   * the scoring job's batch read.
    */
-  listPredictionsOfEvents(eventIds: readonly string[]): Promise<StoredPrediction[]>;
+  scoringPredictionsOfEvents(eventIds: readonly string[]): Promise<ScoringPrediction[]>;
   /** Those of `eventIds` (distinct, any order) with a prediction not yet marked scored; one storage call. */
   eventsWithUnscored(eventIds: readonly string[]): Promise<string[]>;
   /**

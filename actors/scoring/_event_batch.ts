@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Fence } from "../runtime/mod.ts";
 import type { EventRecord } from "../../storage/event_record.ts";
-import type { StoredPrediction } from "../../storage/assignment_record.ts";
+import type { ScoringPrediction } from "../../storage/assignment_record.ts";
 import type { ScoredMarks } from "../../storage/assignment_store.ts";
 import type { ScoredEventRecord, ScoredPredictionRecord } from "../../storage/score_store.ts";
 import { type EventOutcome, type EventPassDeps, finalResolution } from "./_event_pass.ts";
@@ -22,7 +22,7 @@ interface Candidate {
 }
 
 interface Scored extends Candidate {
-  predictions: StoredPrediction[];
+  predictions: ScoringPrediction[];
   record: ScoredEventRecord;
   rows: ScoredPredictionRecord[];
 }
@@ -72,23 +72,25 @@ async function changed(deps: EventPassDeps, scored: readonly Scored[]): Promise<
   return scored.filter((s) => !unchanged.has(s));
 }
 
+/** Every prediction scored, by event (the store leaves those already marked alone). */
 function marksOf(scored: readonly Scored[], scoredAtMs: number): ScoredMarks[] {
-  return scored.flatMap(({ event, resolution, predictions }) => {
-    const agentPredictionIds = predictions.filter((p) => p.scored === null).map((p) => p.agentPredictionId);
-    if (agentPredictionIds.length === 0) return [];
-    const resolved = {
+  return scored.map(({ event, resolution, predictions }) => ({
+    eventId: event.id,
+    agentPredictionIds: predictions.map((p) => p.agentPredictionId),
+    scoredAtMs,
+    resolvedAtMs: resolution.resolvedAtMs,
+    resolution: {
       resolutionStatus: "resolved" as const,
       resolvedOutcomeId: resolution.winningOutcomeId,
       finalOutcomePrices: event.resolution.finalOutcomePrices,
-    };
-    return [{ agentPredictionIds, scoredAtMs, resolvedAtMs: resolution.resolvedAtMs, resolution: resolved }];
-  });
+    },
+  }));
 }
 
 /**
  * Scores a batch of resolved events (distinct ids) against their final resolutions: stores in one
  * fenced write the events and rows that changed (an unchanged event keeps its stored `scoredAt`),
- * then marks every prediction not yet marked as scored, in one call. Stops at `fenced` (nothing
+ * then marks its predictions scored (those not marked yet), in one call. Stops at `fenced` (nothing
  * marked) when a newer run holds the job.
  */
 export async function scoreEventBatch(
@@ -104,7 +106,7 @@ export async function scoreEventBatch(
   });
   const todo = await toScore(deps, candidates);
   counts.unchanged += candidates.length - todo.length;
-  const predictions = byEvent(await deps.assignments.listPredictionsOfEvents(todo.map((c) => c.event.id)));
+  const predictions = byEvent(await deps.assignments.scoringPredictionsOfEvents(todo.map((c) => c.event.id)));
   const scored: Scored[] = [];
   for (const candidate of todo) {
     const mine = predictions.get(candidate.event.id) ?? [];

@@ -15,7 +15,7 @@ const FEED_PAGE = 1_000;
 /** What the scoring job uses of the assignment store. */
 export type ScoringAssignments = Pick<
   AssignmentStore,
-  "listPredictionsOfEvents" | "eventsWithUnscored" | "markScoredMany"
+  "scoringPredictionsOfEvents" | "eventsWithUnscored" | "markScoredMany"
 >;
 
 export interface EventPassDeps {

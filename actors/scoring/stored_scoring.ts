@@ -7,7 +7,7 @@
  */
 import { isoAt } from "../kernel/mod.ts";
 import type { EventRecord } from "../../storage/event_record.ts";
-import type { StoredPrediction } from "../../storage/assignment_record.ts";
+import type { ScoringPrediction } from "../../storage/assignment_record.ts";
 import type { ScoredEventRecord, ScoredPredictionRecord, WindowRow } from "../../storage/score_store.ts";
 import type { ScorerEvent, ScorerPrediction } from "./scorer_input.ts";
 import type { ScoredPrediction } from "./prediction_score.ts";
@@ -19,28 +19,6 @@ import { compareCodePoints } from "./scoring_math.ts";
 export interface FinalResolution {
   winningOutcomeId: string;
   resolvedAtMs: number;
-}
-
-/** The scorer's input fields of a prediction (SCORING.md "Input fields"). */
-export type ScorerInputFields = Pick<
-  ScorerPrediction,
-  | "predictedOutcomeId"
-  | "confidence"
-  | "outcomeProbabilities"
-  | "outcomePricesAtPrediction"
-  | "predictionIsInvalid"
->;
-
-/** What the scorer reads of a stored prediction (the agent's flag, never the stored verdict). */
-export function scorerInputOf(prediction: StoredPrediction): ScorerInputFields {
-  const { reported } = prediction;
-  return {
-    predictedOutcomeId: reported.predictedOutcomeId,
-    confidence: typeof reported.confidence === "number" ? reported.confidence : null,
-    outcomeProbabilities: reported.outcomeProbabilities,
-    outcomePricesAtPrediction: prediction.outcomePricesAtPrediction,
-    predictionIsInvalid: reported.executionMetadata.predictionIsInvalid === true,
-  };
 }
 
 /** The scorer's event: the catalog event under its final resolution. */
@@ -61,14 +39,19 @@ export function scorerEventOf(
   };
 }
 
-function scorerPredictionOf(prediction: StoredPrediction): ScorerPrediction {
+/** The scorer's prediction (SCORING.md "Input fields") of a stored one. */
+export function scorerPredictionOf(prediction: ScoringPrediction): ScorerPrediction {
   return {
     agentPredictionId: prediction.agentPredictionId,
     eventId: prediction.eventId,
     minerHotkey: prediction.minerHotkey,
     minerUid: prediction.minerUid,
     predictedAt: isoAt(prediction.predictedAtMs),
-    ...scorerInputOf(prediction),
+    predictedOutcomeId: prediction.predictedOutcomeId,
+    confidence: prediction.confidence,
+    outcomeProbabilities: prediction.outcomeProbabilities,
+    outcomePricesAtPrediction: prediction.outcomePricesAtPrediction,
+    predictionIsInvalid: prediction.predictionIsInvalid,
   };
 }
 
@@ -99,7 +82,7 @@ function rowOf(scored: ScoredPrediction, counted: boolean): ScoredPredictionReco
  */
 export function scoreStoredEvent(
   event: EventRecord,
-  predictions: readonly StoredPrediction[],
+  predictions: readonly ScoringPrediction[],
   options: { resolution: FinalResolution; scoredAtMs: number },
 ): { record: ScoredEventRecord; rows: ScoredPredictionRecord[] } {
   const record: ScoredEventRecord = {

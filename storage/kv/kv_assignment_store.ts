@@ -4,6 +4,8 @@ import {
   type AssignmentTarget,
   digestOf,
   type PredictionDigest,
+  type ScoringPrediction,
+  scoringPredictionOf,
   type StoredPrediction,
 } from "../assignment_record.ts";
 import type {
@@ -90,9 +92,10 @@ export class KvAssignmentStore implements AssignmentStore {
   /** One checked commit per prediction (each moves its assignment and its prediction together). */
   async markScoredMany(groups: readonly ScoredMarks[]): Promise<number> {
     let marked = 0;
-    for (const { agentPredictionIds, ...options } of groups) {
+    for (const { eventId, agentPredictionIds, ...options } of groups) {
       for (const id of agentPredictionIds) {
-        if (await this.#kv.get(predictionKey(id)).then((entry) => entry.value === null)) continue;
+        const stored = (await this.#kv.get<StoredPrediction>(predictionKey(id))).value;
+        if (stored === null || stored.eventId !== eventId) continue;
         if (await markPredictionScored(this.#kv, id, options)) marked++;
       }
     }
@@ -127,8 +130,8 @@ export class KvAssignmentStore implements AssignmentStore {
     return (await this.#perEvent(eventIds)).flat().map(digestOf);
   }
 
-  async listPredictionsOfEvents(eventIds: readonly string[]): Promise<StoredPrediction[]> {
-    return (await this.#perEvent(eventIds)).flat();
+  async scoringPredictionsOfEvents(eventIds: readonly string[]): Promise<ScoringPrediction[]> {
+    return (await this.#perEvent(eventIds)).flat().map(scoringPredictionOf);
   }
 
   async eventsWithUnscored(eventIds: readonly string[]): Promise<string[]> {

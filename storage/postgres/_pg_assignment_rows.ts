@@ -7,6 +7,7 @@ import type {
   PredictionValidation,
   ReportedPrediction,
   ScoredResolution,
+  ScoringPrediction,
   StoredPrediction,
 } from "../assignment_record.ts";
 
@@ -111,6 +112,35 @@ export function toPrediction(row: PredictionRow): StoredPrediction {
     reported: row.reported,
     validation: row.validation,
     scored,
+  };
+}
+
+/** The columns `scoringPredictionsOfEvents` selects of a `predictions` row. */
+export interface ScoringRow {
+  agent_prediction_id: string;
+  event_id: string;
+  miner_hotkey: string;
+  miner_uid: number;
+  predicted_at_ms: bigint;
+  predicted_outcome_id: string;
+  confidence: number | null;
+  outcome_probabilities: Record<string, number | null>;
+  outcome_prices_at_prediction: Record<string, number>;
+  invalid: boolean;
+}
+
+export function toScoringPrediction(row: ScoringRow): ScoringPrediction {
+  return {
+    agentPredictionId: row.agent_prediction_id,
+    eventId: row.event_id,
+    minerHotkey: row.miner_hotkey,
+    minerUid: row.miner_uid,
+    predictedAtMs: Number(row.predicted_at_ms),
+    predictedOutcomeId: row.predicted_outcome_id,
+    confidence: row.confidence,
+    outcomeProbabilities: row.outcome_probabilities,
+    outcomePricesAtPrediction: row.outcome_prices_at_prediction,
+    predictionIsInvalid: row.invalid,
   };
 }
 

@@ -7,7 +7,6 @@
  */
 import type { Sql } from "postgres";
 import type { ScoredMarks } from "../assignment_store.ts";
-import { jsonParam } from "./_pg_assignment_rows.ts";
 
 /** Advisory lock class of an event's marks (the second key is `hashtext(event_id)`). */
 const MARK_LOCK = 7020;
@@ -30,34 +29,36 @@ export function assignmentStatus(sql: Sql) {
 }
 
 /**
- * Marks in one transaction: the marked ids' events are locked (advisory locks in event order, so
- * two markers never deadlock and never both mark an id), then one statement inserts, per event
- * and group, a mark listing the group's ids that have a prediction and no mark yet (an id in two
- * groups goes with the first). Returns how many ids were newly marked.
+ * Marks in one transaction: the groups' events are locked (advisory locks in event id order, so
+ * two markers never deadlock and never both mark an id), then one statement inserts, per group,
+ * a mark of its event listing the group's ids that are predictions of that event and have no
+ * mark yet (an id in two groups goes with the first). The events' predictions and marks are read
+ * by event (index ranges), never id by id. Returns how many ids were newly marked.
  */
 export async function markPredictions(sql: Sql, groups: readonly ScoredMarks[]): Promise<number> {
-  const ids = [...new Set(groups.flatMap((group) => group.agentPredictionIds))];
-  if (ids.length === 0) return 0;
+  const marks = groups.filter((group) => group.agentPredictionIds.length > 0);
+  if (marks.length === 0) return 0;
+  const events = [...new Set(marks.map((group) => group.eventId))].sort();
   return await sql.begin(async (tx) => {
-    await tx`SELECT pg_advisory_xact_lock(${MARK_LOCK}, hashtext(e.event_id)) FROM (
-        SELECT DISTINCT event_id FROM predictions WHERE agent_prediction_id = ANY(${ids}::TEXT[])
-        ORDER BY event_id) e`;
+    await tx`SELECT pg_advisory_xact_lock(${MARK_LOCK}, hashtext(e)) FROM unnest(${events}::TEXT[]) AS e`;
     const [row] = await tx<{ marked: number }[]>`
       WITH wanted AS (
-        SELECT m.id, g.ord, (g.g->>'scoredAtMs')::BIGINT AS scored_at_ms,
-          (g.g->>'resolvedAtMs')::BIGINT AS resolved_at_ms, g.g->'resolution' AS resolution
-        FROM jsonb_array_elements(${jsonParam(sql, groups)}) WITH ORDINALITY AS g(g, ord)
-          CROSS JOIN LATERAL jsonb_array_elements_text(g.g->'agentPredictionIds') AS m(id)
+        SELECT g.ord, g.g->>'eventId' AS event_id, m.id, (g.g->>'scoredAtMs')::BIGINT AS scored_at_ms,
+          (g.g->>'resolvedAtMs')::BIGINT AS resolved_at_ms, (g.g->'resolution')::JSONB AS resolution
+        FROM json_array_elements(${JSON.stringify(marks)}::TEXT::JSON) WITH ORDINALITY AS g(g, ord)
+          CROSS JOIN LATERAL json_array_elements_text(g.g->'agentPredictionIds') AS m(id)
+      ), known AS (
+        SELECT p.event_id, p.agent_prediction_id FROM predictions p WHERE p.event_id = ANY(${events}::TEXT[])
+      ), marked AS (
+        SELECT s.event_id, u.id FROM prediction_marks s CROSS JOIN LATERAL unnest(s.agent_prediction_ids) AS u(id)
+        WHERE s.event_id = ANY(${events}::TEXT[])
       ), fresh AS (
-        SELECT DISTINCT ON (p.agent_prediction_id) p.event_id, p.agent_prediction_id, w.ord, w.scored_at_ms,
-          w.resolved_at_ms, w.resolution
-        FROM wanted w JOIN predictions p ON p.agent_prediction_id = w.id
-        WHERE NOT EXISTS (SELECT 1 FROM prediction_marks s
-          WHERE s.event_id = p.event_id AND p.agent_prediction_id = ANY(s.agent_prediction_ids))
-        ORDER BY p.agent_prediction_id, w.ord
+        SELECT DISTINCT ON (w.id) w.event_id, w.id, w.ord, w.scored_at_ms, w.resolved_at_ms, w.resolution
+        FROM wanted w JOIN known k ON k.event_id = w.event_id AND k.agent_prediction_id = w.id
+        WHERE NOT EXISTS (SELECT 1 FROM marked d WHERE d.event_id = w.event_id AND d.id = w.id)
+        ORDER BY w.id, w.ord
       ), grouped AS (
-        SELECT event_id, ord, scored_at_ms, resolved_at_ms, resolution,
-          array_agg(agent_prediction_id ORDER BY agent_prediction_id) AS ids
+        SELECT event_id, ord, scored_at_ms, resolved_at_ms, resolution, array_agg(id ORDER BY id) AS ids
         FROM fresh GROUP BY event_id, ord, scored_at_ms, resolved_at_ms, resolution
       ), inserted AS (
         INSERT INTO prediction_marks (event_id, mark_no, scored_at_ms, resolved_at_ms, resolution,

@@ -4,6 +4,7 @@ import type {
   Assignment,
   AssignmentTarget,
   PredictionDigest,
+  ScoringPrediction,
   StoredPrediction,
 } from "../assignment_record.ts";
 import type {
@@ -26,9 +27,11 @@ import {
   type DigestRow,
   jsonParam,
   type PredictionRow,
+  type ScoringRow,
   toAssignment,
   toDigest,
   toPrediction,
+  toScoringPrediction,
 } from "./_pg_assignment_rows.ts";
 import { ensureAssignments, retireAssignments } from "./_pg_assignment_queue.ts";
 import { claimAssignment, submitPrediction } from "./_pg_lease_writes.ts";
@@ -70,13 +73,11 @@ export class PgAssignmentStore implements AssignmentStore {
   }
 
   async markScored(agentPredictionId: string, options: MarkScoredOptions): Promise<boolean> {
-    if (await markPredictions(this.#sql, [{ agentPredictionIds: [agentPredictionId], ...options }]) === 1) {
-      return true;
-    }
-    const [known] = await this
-      .#sql`SELECT 1 FROM predictions WHERE agent_prediction_id = ${agentPredictionId}`;
+    const [known] = await this.#sql<{ event_id: string }[]>`
+      SELECT event_id FROM predictions WHERE agent_prediction_id = ${agentPredictionId}`;
     if (!known) throw new StoreRefusal("not_found", `No prediction ${agentPredictionId}`);
-    return false;
+    const mark = { ...options, eventId: known.event_id, agentPredictionIds: [agentPredictionId] };
+    return await markPredictions(this.#sql, [mark]) === 1;
   }
 
   /** One mark row per event and group (`_pg_prediction_marks.ts`), in one transaction. */
@@ -117,12 +118,18 @@ export class PgAssignmentStore implements AssignmentStore {
     return rows.map(toPrediction);
   }
 
-  async listPredictionsOfEvents(eventIds: readonly string[]): Promise<StoredPrediction[]> {
+  /** Only the fields the scorer reads, out of `reported` (migration 007's JSONB). */
+  async scoringPredictionsOfEvents(eventIds: readonly string[]): Promise<ScoringPrediction[]> {
     if (eventIds.length === 0) return [];
-    const rows = await this.#sql<PredictionRow[]>`
-      SELECT * FROM ${predictionsWithMarks(this.#sql)} WHERE p.event_id = ANY(${[...eventIds]}::text[])
-      ORDER BY p.event_id, p.agent_prediction_id`;
-    return rows.map(toPrediction);
+    const rows = await this.#sql<ScoringRow[]>`
+      SELECT agent_prediction_id, event_id, miner_hotkey, miner_uid, predicted_at_ms,
+        reported->>'predictedOutcomeId' AS predicted_outcome_id,
+        CASE WHEN jsonb_typeof(reported->'confidence') = 'number' THEN reported->'confidence' END AS confidence,
+        reported->'outcomeProbabilities' AS outcome_probabilities, outcome_prices_at_prediction,
+        COALESCE(reported #> '{executionMetadata,predictionIsInvalid}' = 'true'::JSONB, FALSE) AS invalid
+      FROM predictions WHERE event_id = ANY(${[...eventIds]}::text[])
+      ORDER BY event_id, agent_prediction_id`;
+    return rows.map(toScoringPrediction);
   }
 
   /** Two index probes per event: its predictions counted against its marked ids (migration 020). */

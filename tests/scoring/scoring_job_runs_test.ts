@@ -56,9 +56,9 @@ adapterTest("a re-run over the same inputs writes nothing new", async ({ storage
   const { store, writes } = countingWrites(storage.scores);
   const read: string[] = [];
   const assignments = replacing<AssignmentStore>(storage.assignments, {
-    listPredictionsOfEvents: (eventIds) => {
+    scoringPredictionsOfEvents: (eventIds) => {
       read.push(...eventIds);
-      return storage.assignments.listPredictionsOfEvents(eventIds);
+      return storage.assignments.scoringPredictionsOfEvents(eventIds);
     },
   });
   const job = scoringJob(storage, { scores: store, assignments });

@@ -5,9 +5,10 @@ import {
   computedAtOf,
   parseScorerInput,
   scorerEventOf,
-  scorerInputOf,
+  scorerPredictionOf,
   scoreV1,
 } from "../../actors/scoring/mod.ts";
+import { scoringPredictionOf } from "../../storage/assignment_record.ts";
 import type { ScoredEventRecord, ScoreTableRow } from "../../storage/score_store.ts";
 import { adapterTest } from "../support/adapters.ts";
 import { runJobOnce } from "../support/jobs.ts";
@@ -199,14 +200,7 @@ adapterTest(
       computedAt: new Date(table.computedAtMs).toISOString(),
       windowDays: 30,
       events: scored.map((e) => scorerEventOf(e!, e!)),
-      predictions: predictions.map((prediction) => ({
-        agentPredictionId: prediction!.agentPredictionId,
-        eventId: prediction!.eventId,
-        minerHotkey: prediction!.minerHotkey,
-        minerUid: prediction!.minerUid,
-        predictedAt: new Date(prediction!.predictedAtMs).toISOString(),
-        ...scorerInputOf(prediction!),
-      })),
+      predictions: predictions.map((prediction) => scorerPredictionOf(scoringPredictionOf(prediction!))),
       registrations: table.rows.map((row) => ({
         hotkey: row.hotkey,
         uid: row.uid,

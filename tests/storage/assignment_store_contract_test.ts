@@ -347,11 +347,13 @@ adapterTest(
 );
 
 adapterTest(
-  "markScoredMany marks a batch in one step: each once, unknown ids left alone",
+  "markScoredMany marks a batch in one step: each once, unknown ids and other events' ids left alone",
   async ({ storage }) => {
     await seedQueue(storage, { miners: 3, events: 2 });
     const claimed = await claimAll(storage.assignments, "5Validator");
     const ids = claimed.map((c) => c.assignment.agentPredictionId);
+    const eventOf = new Map(claimed.map((c) => [c.assignment.agentPredictionId, c.assignment.eventId]));
+    const events = [...new Set(eventOf.values())];
     for (const id of ids.slice(1)) await storage.assignments.submit(id, submission("5Validator"));
     const mark = {
       scoredAtMs: 9_000,
@@ -364,10 +366,21 @@ adapterTest(
     };
     assert.equal(await storage.assignments.markScored(ids[1]!, mark), true);
     // ids[0] was never submitted (no prediction), ids[1] is already scored.
-    const group = (agentPredictionIds: string[]) => ({ ...mark, agentPredictionIds });
-    assert.equal(await storage.assignments.markScoredMany([group([...ids, "ap_unknown"])]), ids.length - 2);
-    assert.equal(await storage.assignments.markScoredMany([group(ids)]), 0, "once");
-    assert.equal(await storage.assignments.markScoredMany([group([])]), 0);
+    const groups = (extra: string[]) =>
+      events.map((eventId) => ({
+        ...mark,
+        eventId,
+        agentPredictionIds: [...ids.filter((id) => eventOf.get(id) === eventId), ...extra],
+      }));
+    const [other] = ids.filter((id) => id !== ids[1] && eventOf.get(id) !== eventOf.get(ids[1]!));
+    const wrongEvent = { ...mark, eventId: eventOf.get(ids[1]!)!, agentPredictionIds: [other!] };
+    assert.equal(await storage.assignments.markScoredMany([wrongEvent]), 0, "not a prediction of that event");
+    assert.equal(await storage.assignments.markScoredMany(groups(["ap_unknown"])), ids.length - 2);
+    assert.equal(await storage.assignments.markScoredMany(groups([])), 0, "once");
+    assert.equal(
+      await storage.assignments.markScoredMany([{ ...mark, eventId: events[0]!, agentPredictionIds: [] }]),
+      0,
+    );
     assert.equal(await storage.assignments.markScoredMany([]), 0);
     assert.equal((await storage.assignments.get(ids[0]!))?.status, "in_progress");
     for (const id of ids.slice(1)) {
