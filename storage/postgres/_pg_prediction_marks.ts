@@ -28,46 +28,50 @@ export function assignmentStatus(sql: Sql) {
       WHERE m.event_id = a.event_id AND a.id = ANY(m.agent_prediction_ids)) THEN 'scored' ELSE a.status END`;
 }
 
+/** The groups with their ids that an earlier group does not name already (the first group wins). */
+function firstNamed(groups: readonly ScoredMarks[]): ScoredMarks[] {
+  const seen = new Set<string>();
+  return groups.flatMap((group) => {
+    const agentPredictionIds = [...new Set(group.agentPredictionIds)].filter((id) => !seen.has(id));
+    for (const id of agentPredictionIds) seen.add(id);
+    return agentPredictionIds.length === 0 ? [] : [{ ...group, agentPredictionIds }];
+  });
+}
+
 /**
  * Marks in one transaction: the groups' events are locked (advisory locks in event id order, so
  * two markers never deadlock and never both mark an id), then one statement inserts, per group,
  * a mark of its event listing the group's ids that are predictions of that event and have no
- * mark yet (an id in two groups goes with the first). The events' predictions and marks are read
- * by event (index ranges), never id by id. Returns how many ids were newly marked.
+ * mark yet: the event's predictions are read by event (an index range), its marks by their key.
+ * Returns how many ids were newly marked.
  */
 export async function markPredictions(sql: Sql, groups: readonly ScoredMarks[]): Promise<number> {
-  const marks = groups.filter((group) => group.agentPredictionIds.length > 0);
+  const marks = firstNamed(groups);
   if (marks.length === 0) return 0;
   const events = [...new Set(marks.map((group) => group.eventId))].sort();
   return await sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${MARK_LOCK}, hashtext(e)) FROM unnest(${events}::TEXT[]) AS e`;
     const [row] = await tx<{ marked: number }[]>`
-      WITH wanted AS (
-        SELECT g.ord, g.g->>'eventId' AS event_id, m.id, (g.g->>'scoredAtMs')::BIGINT AS scored_at_ms,
-          (g.g->>'resolvedAtMs')::BIGINT AS resolved_at_ms, (g.g->'resolution')::JSONB AS resolution
-        FROM json_array_elements(${JSON.stringify(marks)}::TEXT::JSON) WITH ORDINALITY AS g(g, ord)
-          CROSS JOIN LATERAL json_array_elements_text(g.g->'agentPredictionIds') AS m(id)
-      ), known AS (
-        SELECT p.event_id, p.agent_prediction_id FROM predictions p WHERE p.event_id = ANY(${events}::TEXT[])
-      ), marked AS (
-        SELECT s.event_id, u.id FROM prediction_marks s CROSS JOIN LATERAL unnest(s.agent_prediction_ids) AS u(id)
-        WHERE s.event_id = ANY(${events}::TEXT[])
-      ), fresh AS (
-        SELECT DISTINCT ON (w.id) w.event_id, w.id, w.ord, w.scored_at_ms, w.resolved_at_ms, w.resolution
-        FROM wanted w JOIN known k ON k.event_id = w.event_id AND k.agent_prediction_id = w.id
-        WHERE NOT EXISTS (SELECT 1 FROM marked d WHERE d.event_id = w.event_id AND d.id = w.id)
-        ORDER BY w.id, w.ord
-      ), grouped AS (
-        SELECT event_id, ord, scored_at_ms, resolved_at_ms, resolution, array_agg(id ORDER BY id) AS ids
-        FROM fresh GROUP BY event_id, ord, scored_at_ms, resolved_at_ms, resolution
+      WITH fresh AS (
+        SELECT g.ord, g."eventId" AS event_id, g."scoredAtMs" AS scored_at_ms, g."resolvedAtMs" AS resolved_at_ms,
+          g.resolution, ARRAY(
+            SELECT p.agent_prediction_id FROM predictions p
+            WHERE p.event_id = g."eventId"
+              AND p.agent_prediction_id IN (SELECT json_array_elements_text(g."agentPredictionIds"))
+              AND NOT EXISTS (SELECT 1 FROM prediction_marks s
+                WHERE s.event_id = g."eventId" AND p.agent_prediction_id = ANY(s.agent_prediction_ids))
+            ORDER BY p.agent_prediction_id) AS ids
+        FROM json_to_recordset(${JSON.stringify(marks.map((mark, ord) => ({ ...mark, ord })))}::TEXT::JSON)
+          AS g("eventId" TEXT, "agentPredictionIds" JSON, "scoredAtMs" BIGINT, "resolvedAtMs" BIGINT,
+            resolution JSONB, ord INTEGER)
       ), inserted AS (
         INSERT INTO prediction_marks (event_id, mark_no, scored_at_ms, resolved_at_ms, resolution,
           agent_prediction_ids)
-        SELECT g.event_id,
-          COALESCE((SELECT max(s.mark_no) FROM prediction_marks s WHERE s.event_id = g.event_id), 0)
-            + row_number() OVER (PARTITION BY g.event_id ORDER BY g.ord),
-          g.scored_at_ms, g.resolved_at_ms, g.resolution, g.ids
-        FROM grouped g
+        SELECT f.event_id,
+          COALESCE((SELECT max(s.mark_no) FROM prediction_marks s WHERE s.event_id = f.event_id), 0)
+            + row_number() OVER (PARTITION BY f.event_id ORDER BY f.ord),
+          f.scored_at_ms, f.resolved_at_ms, f.resolution, f.ids
+        FROM fresh f WHERE cardinality(f.ids) > 0
         RETURNING cardinality(agent_prediction_ids) AS n
       )
       SELECT COALESCE(sum(n), 0)::INTEGER AS marked FROM inserted`;

@@ -13,12 +13,12 @@ import type {
   WindowRow,
 } from "../score_store.ts";
 import {
-  recordOf,
-  ROW_COLUMNS,
-  type RowColumns,
-  upsertRows,
-  type WindowColumns,
-  windowRowOf,
+  decodeRows,
+  encodeRows,
+  minerKey,
+  minerKeysOf,
+  type StoredRows,
+  windowRowsOf,
 } from "./_pg_scored_rows.ts";
 
 type Json = Parameters<Sql["json"]>[0];
@@ -33,26 +33,29 @@ export class PgScoreStore implements ScoreStore {
 
   /**
    * One transaction that first reads the lease row FOR SHARE (a takeover waits for it; one
-   * committed first leaves no row): the batch's events' rows no longer listed are deleted, the
-   * others upserted (one statement, a column array each), then the events. Rows and events that
-   * did not change are not rewritten.
+   * committed first leaves no row), then one statement upserting every event with its rows (one
+   * `scored_events` row each: record, rows, miners). An event whose record and rows did not change
+   * is not rewritten.
    */
   async putEventsFenced(events: readonly ScoredEventWrite[], options: { fence: Fence }): Promise<boolean> {
     return await this.#sql.begin(async (tx) => {
       if (!await holdsFence(tx, options.fence)) return false;
       if (events.length === 0) return true;
-      const eventIds = events.map(({ event }) => event.eventId);
-      const rows = events.flatMap(({ predictions }) => predictions);
-      const ids = rows.map((row) => row.agentPredictionId);
-      await tx`DELETE FROM scored_predictions WHERE event_id = ANY(${tx.array(eventIds)}::TEXT[])
-        AND agent_prediction_id NOT IN (SELECT unnest(${tx.array(ids)}::TEXT[]))`;
-      if (rows.length > 0) await upsertRows(tx, rows);
-      const records = events.map(({ event }) => event);
-      await tx`INSERT INTO scored_events (event_id, resolved_at_ms, record)
-        SELECT r->>'eventId', (r->>'resolvedAtMs')::BIGINT, r
-        FROM jsonb_array_elements(${tx.json(records as unknown as Json)}) AS r
-        ON CONFLICT (event_id) DO UPDATE SET resolved_at_ms = EXCLUDED.resolved_at_ms, record = EXCLUDED.record
-        WHERE scored_events.record IS DISTINCT FROM EXCLUDED.record`;
+      const values = events.map(({ event, predictions }) => ({
+        eventId: event.eventId,
+        resolvedAtMs: event.resolvedAtMs,
+        record: event,
+        rows: encodeRows(predictions),
+        miners: minerKeysOf(predictions),
+      }));
+      await tx`INSERT INTO scored_events (event_id, resolved_at_ms, record, rows, miners)
+        SELECT v."eventId", v."resolvedAtMs", v.record, v.rows, ARRAY(SELECT json_array_elements_text(v.miners))
+        FROM json_to_recordset(${JSON.stringify(values)}::TEXT::JSON)
+          AS v("eventId" TEXT, "resolvedAtMs" BIGINT, record JSONB, rows JSON, miners JSON)
+        ON CONFLICT (event_id) DO UPDATE SET resolved_at_ms = EXCLUDED.resolved_at_ms, record = EXCLUDED.record,
+          rows = EXCLUDED.rows, miners = EXCLUDED.miners
+        WHERE scored_events.record IS DISTINCT FROM EXCLUDED.record
+          OR scored_events.rows::TEXT IS DISTINCT FROM EXCLUDED.rows::TEXT`;
       return true;
     });
   }
@@ -72,29 +75,24 @@ export class PgScoreStore implements ScoreStore {
 
   async predictionsOfEvents(eventIds: readonly string[]): Promise<ScoredPredictionRecord[]> {
     if (eventIds.length === 0) return [];
-    const rows = await this.#sql<RowColumns[]>`
-      SELECT ${this.#sql(ROW_COLUMNS)} FROM scored_predictions
-      WHERE event_id = ANY(${this.#sql.array([...eventIds])}::TEXT[])
-      ORDER BY event_id, agent_prediction_id`;
-    return rows.map(recordOf);
+    const rows = await this.#sql<{ event_id: string; rows: StoredRows | null }[]>`
+      SELECT event_id, rows FROM scored_events WHERE event_id = ANY(${this.#sql.array([...eventIds])}::TEXT[])
+      ORDER BY event_id`;
+    return rows.flatMap((row) => decodeRows(row.event_id, row.rows));
   }
 
   async eventPredictions(
     eventId: string,
     options: { countedOnly?: boolean } = {},
   ): Promise<ScoredPredictionRecord[]> {
-    const countedOnly = options.countedOnly ?? false;
-    const rows = await this.#sql<RowColumns[]>`
-      SELECT ${this.#sql(ROW_COLUMNS)} FROM scored_predictions
-      WHERE event_id = ${eventId} AND (counted OR NOT ${countedOnly}::BOOLEAN)
-      ORDER BY agent_prediction_id`;
-    return rows.map(recordOf);
+    const [row] = await this.#sql<{ rows: StoredRows | null }[]>`
+      SELECT rows FROM scored_events WHERE event_id = ${eventId}`;
+    return decodeRows(eventId, row?.rows ?? null, options);
   }
 
   async listEvents(options: ListScoredEventsOptions): Promise<ScoredEventRecord[]> {
     const sql = this.#sql;
     const { after, miner } = options;
-    const uid = miner?.uid ?? null;
     const rows = await sql<{ record: ScoredEventRecord }[]>`
       SELECT e.record FROM scored_events e
       WHERE TRUE
@@ -104,41 +102,25 @@ export class PgScoreStore implements ScoreStore {
             OR (e.resolved_at_ms = ${after.resolvedAtMs} AND e.event_id > ${after.eventId}))`
         : sql``
     }
-      ${
-      miner
-        ? sql`AND EXISTS (SELECT 1 FROM scored_predictions p
-            WHERE p.event_id = e.event_id AND p.counted AND p.miner_hotkey = ${miner.hotkey}
-              AND (${uid}::INTEGER IS NULL OR p.miner_uid = ${uid}))`
-        : sql``
-    }
+      ${miner ? sql`AND e.miners @> ARRAY[${minerKey(miner.hotkey, miner.uid)}::TEXT]` : sql``}
       ORDER BY e.resolved_at_ms DESC, e.event_id LIMIT ${options.limit}`;
     return rows.map((row) => row.record);
   }
 
-  /**
-   * One statement: the page's events (a top-N of the window's events after the position), each
-   * with its counted rows (an event without any still moves the position).
-   */
+  /** One statement: the page's events (the window's first after the position), with their rows. */
   async windowRows(page: WindowPage): Promise<{ rows: WindowRow[]; next: ScoredEventPosition | null }> {
     const { after } = page;
-    const afterMs = after?.resolvedAtMs ?? page.resolvedAfterMs;
-    const rows = await this.#sql<WindowColumns[]>`
-      WITH page AS (
-        SELECT event_id, resolved_at_ms FROM scored_events
-        WHERE resolved_at_ms > ${page.resolvedAfterMs} AND resolved_at_ms <= ${page.resolvedUntilMs}
-          AND (resolved_at_ms, event_id) > (${afterMs}::BIGINT, ${after?.eventId ?? ""}::TEXT)
-        ORDER BY resolved_at_ms, event_id LIMIT ${page.events}
-      )
-      SELECT e.event_id, e.resolved_at_ms, p.miner_hotkey, p.miner_uid, p.brier, p.market_brier, p.called,
-        p.p_predicted, p.stake_return
-      FROM page e LEFT JOIN scored_predictions p ON p.event_id = e.event_id AND p.counted
-      ORDER BY e.resolved_at_ms, e.event_id, p.agent_prediction_id`;
-    const last = rows.at(-1);
-    const events = new Set(rows.map((row) => row.event_id)).size;
-    const next = last !== undefined && events === page.events
+    const events = await this.#sql<{ event_id: string; resolved_at_ms: bigint; rows: StoredRows | null }[]>`
+      SELECT event_id, resolved_at_ms, rows FROM scored_events
+      WHERE resolved_at_ms > ${page.resolvedAfterMs} AND resolved_at_ms <= ${page.resolvedUntilMs}
+        AND (resolved_at_ms, event_id) > (${after?.resolvedAtMs ?? page.resolvedAfterMs}::BIGINT,
+          ${after?.eventId ?? ""}::TEXT)
+      ORDER BY resolved_at_ms, event_id LIMIT ${page.events}`;
+    const last = events.at(-1);
+    const next = last !== undefined && events.length === page.events
       ? { resolvedAtMs: Number(last.resolved_at_ms), eventId: last.event_id }
       : null;
-    return { rows: rows.flatMap(windowRowOf), next };
+    return { rows: events.flatMap((event) => windowRowsOf(event.event_id, event.rows)), next };
   }
 
   /** One transaction behind the lease row FOR SHARE: the head and every row replaced. */

@@ -1,7 +1,7 @@
--- The scoring job's writes, per event instead of per prediction where it can (docs/scoring.md
--- "Storage"). Marking 1,000,000 predictions scored used to update 1,000,000 assignments rows and
--- 1,000,000 predictions rows (neither a HOT update), and every scored row was a ~500-byte JSONB
--- record that the score table read back whole.
+-- The scoring job's writes, per event instead of per prediction (docs/scoring.md "Storage").
+-- Marking 1,000,000 predictions scored used to update 1,000,000 assignments rows and 1,000,000
+-- predictions rows (neither a HOT update), and every scored row was its own ~500-byte JSONB row
+-- with three index entries, which the score table read back whole.
 
 -- Which predictions are scored: one row per event and marking call, listing the ids it marked
 -- (AssignmentStore.markScoredMany), with the resolution they were scored against. An assignment
@@ -31,32 +31,17 @@ DROP INDEX IF EXISTS predictions_unscored_idx;
 ALTER TABLE predictions DROP COLUMN IF EXISTS scored_at_ms, DROP COLUMN IF EXISTS resolved_at_ms,
   DROP COLUMN IF EXISTS resolution;
 
--- Scored rows as columns: the score table reads only the per-miner values of the counted rows.
--- The key puts an event's rows together (the job and /v1/events/scored read them by event).
--- Rows of the old shape cannot be converted in SQL (the new values are the scorer's); they are
--- dropped and every scored event is scored again by the next run, which re-reads the event
--- feed from its start (its progress is reset; an event whose stored record differs is rescored,
--- keeping its settlement; its predictions stay marked).
+-- Scored rows per event: `scored_events.rows` holds an event's prediction rows (one JSON value, an
+-- array per field) and `miners` the keys of its counted rows' miners ("h:<hotkey>" and
+-- "u:<uid>:<hotkey>"; GIN, for a miner's scored events). A scoring batch writes one row per event,
+-- not one per prediction (storage/postgres/_pg_scored_rows.ts).
+-- Rows of the old table are not converted (their per-miner values are the scorer's): every
+-- scored event is scored again by the next run, which re-reads the event feed from its start
+-- (its progress is reset; an event whose stored record differs is rescored, keeping its
+-- settlement; its predictions stay marked). Until then an event's `rows` is null (no rows).
 DROP TABLE IF EXISTS scored_predictions;
-CREATE TABLE scored_predictions (
-  event_id TEXT COLLATE "C" NOT NULL,
-  agent_prediction_id TEXT COLLATE "C" NOT NULL,
-  miner_hotkey TEXT COLLATE "C" NOT NULL,
-  miner_uid INTEGER NOT NULL,
-  predicted_at_ms BIGINT NOT NULL,
-  resolved_at_ms BIGINT NOT NULL,
-  counted BOOLEAN NOT NULL,
-  reasons JSONB NOT NULL,
-  p_win DOUBLE PRECISION,
-  brier DOUBLE PRECISION,
-  called BOOLEAN,
-  market_brier DOUBLE PRECISION,
-  p_predicted DOUBLE PRECISION,
-  stake_return DOUBLE PRECISION,
-  PRIMARY KEY (event_id, agent_prediction_id)
-);
--- A miner's counted rows: its scored events (/v1/events/scored?uid=…).
-CREATE INDEX scored_predictions_by_hotkey
-  ON scored_predictions (miner_hotkey, resolved_at_ms DESC, event_id) WHERE counted;
+ALTER TABLE scored_events ADD COLUMN IF NOT EXISTS rows JSON,
+  ADD COLUMN IF NOT EXISTS miners TEXT[] NOT NULL DEFAULT '{}';
+CREATE INDEX IF NOT EXISTS scored_events_miners ON scored_events USING gin (miners);
 UPDATE scored_events SET record = jsonb_set(record, '{marketPWinAtAdmission}', '-1');
 DELETE FROM settings WHERE name = 'scoring_progress';
