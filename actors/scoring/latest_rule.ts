@@ -34,12 +34,19 @@ export function orderOf(row: ScoredPrediction): Ordered {
  * their own group (and predictions without a uid theirs).
  */
 export function countedPredictions(rows: readonly ScoredPrediction[]): ScoredPrediction[] {
-  const groups = new Map<string, ScoredPrediction>();
+  // event id → hotkey → uid → the latest so far (nested maps: no key encoding to get wrong).
+  const groups = new Map<string, Map<string, Map<number | null, ScoredPrediction>>>();
+  const counted: ScoredPrediction[] = [];
   for (const row of rows) {
     const { eventId, minerHotkey, minerUid } = row.prediction;
-    const key = JSON.stringify([eventId, minerHotkey, minerUid]);
-    const current = groups.get(key);
-    if (current === undefined || compareLatest(orderOf(row), orderOf(current)) > 0) groups.set(key, row);
+    const byHotkey = groups.get(eventId) ?? groups.set(eventId, new Map()).get(eventId)!;
+    const byUid = byHotkey.get(minerHotkey) ?? byHotkey.set(minerHotkey, new Map()).get(minerHotkey)!;
+    const current = byUid.get(minerUid);
+    if (current === undefined) counted.push(row);
+    if (current === undefined || compareLatest(orderOf(row), orderOf(current)) > 0) byUid.set(minerUid, row);
   }
-  return [...groups.values()];
+  return counted.map((first) => {
+    const { eventId, minerHotkey, minerUid } = first.prediction;
+    return groups.get(eventId)!.get(minerHotkey)!.get(minerUid)!;
+  });
 }

@@ -1,7 +1,7 @@
 /**
  * Validity of one prediction (SCORING.md "Per prediction"): every failed rule, in the fixed order.
  */
-import { keysInOutcomeOrder } from "./scoring_math.ts";
+import { sumInOutcomeOrder } from "./scoring_math.ts";
 
 /** The validity rules, in the order `reasons` lists them. */
 export const VALIDITY_REASONS = [
@@ -49,9 +49,24 @@ function sumIsOff(
   probabilities: Readonly<Record<string, number | null>>,
   outcomeIds: readonly string[],
 ): boolean {
-  let sum = 0;
-  for (const key of keysInOutcomeOrder(probabilities, outcomeIds)) sum += probabilities[key]!;
-  return Math.abs(sum - 1) > 0.01;
+  // Only called when every value is a number.
+  return Math.abs(sumInOutcomeOrder(probabilities as Readonly<Record<string, number>>, outcomeIds) - 1) >
+    0.01;
+}
+
+/** What the rules read of an event, worked out once for all its predictions. */
+export interface ValidityFacts {
+  outcomeIds: string[];
+  /** `min(endDate, resolvedAt)`: a prediction received after it is late. */
+  deadlineMs: number;
+}
+
+export function validityFactsOf(event: ValidityEvent): ValidityFacts {
+  const resolvedAt = event.resolution.resolvedAt;
+  return {
+    outcomeIds: event.outcomes.map((outcome) => outcome.outcomeId),
+    deadlineMs: Math.min(Date.parse(event.endDate), resolvedAt === null ? Infinity : Date.parse(resolvedAt)),
+  };
 }
 
 /**
@@ -59,13 +74,7 @@ function sumIsOff(
  * before its end (`predictedAt` is the server's receipt time).
  */
 export function isLate(predictedAt: string, event: ValidityEvent): boolean {
-  const at = Date.parse(predictedAt);
-  const resolvedAt = event.resolution.resolvedAt;
-  const deadline = Math.min(
-    Date.parse(event.endDate),
-    resolvedAt === null ? Infinity : Date.parse(resolvedAt),
-  );
-  return at > deadline;
+  return Date.parse(predictedAt) > validityFactsOf(event).deadlineMs;
 }
 
 /**
@@ -74,17 +83,25 @@ export function isLate(predictedAt: string, event: ValidityEvent): boolean {
  * nothing more (this is how `golden/scoring-v1.json` lists them).
  */
 export function validityReasons(prediction: ValidityPrediction, event: ValidityEvent): ValidityReason[] {
-  const outcomeIds = event.outcomes.map((outcome) => outcome.outcomeId);
+  return reasonsWith(prediction, Date.parse(prediction.predictedAt), validityFactsOf(event));
+}
+
+/** `validityReasons` with the event's facts and the prediction's time already worked out. */
+export function reasonsWith(
+  prediction: ValidityPrediction,
+  predictedAtMs: number,
+  facts: ValidityFacts,
+): ValidityReason[] {
+  const { outcomeIds } = facts;
   const probabilities = prediction.outcomeProbabilities;
   const inRange = Object.values(probabilities).every(inUnitRange);
-  const failed: Record<ValidityReason, boolean> = {
-    agent_reported_invalid: prediction.predictionIsInvalid,
-    outcome_mismatch: outcomesMismatch(probabilities, outcomeIds),
-    probability_out_of_range: !inRange,
-    probabilities_do_not_sum_to_one: inRange && sumIsOff(probabilities, outcomeIds),
-    unknown_predicted_outcome: !outcomeIds.includes(prediction.predictedOutcomeId),
-    confidence_out_of_range: !inUnitRange(prediction.confidence),
-    late_prediction: isLate(prediction.predictedAt, event),
-  };
-  return VALIDITY_REASONS.filter((reason) => failed[reason]);
+  const reasons: ValidityReason[] = [];
+  if (prediction.predictionIsInvalid) reasons.push("agent_reported_invalid");
+  if (outcomesMismatch(probabilities, outcomeIds)) reasons.push("outcome_mismatch");
+  if (!inRange) reasons.push("probability_out_of_range");
+  if (inRange && sumIsOff(probabilities, outcomeIds)) reasons.push("probabilities_do_not_sum_to_one");
+  if (!outcomeIds.includes(prediction.predictedOutcomeId)) reasons.push("unknown_predicted_outcome");
+  if (!inUnitRange(prediction.confidence)) reasons.push("confidence_out_of_range");
+  if (predictedAtMs > facts.deadlineMs) reasons.push("late_prediction");
+  return reasons;
 }

@@ -10,7 +10,7 @@
  * RangeError on a row out of order rather than give different numbers.
  */
 import type { ScorerEvent, ScorerPayout, ScorerPrediction } from "./scorer_input.ts";
-import { type ScoredPrediction, scorePrediction } from "./prediction_score.ts";
+import { eventFactsOf, type ScoredPrediction, scorePrediction } from "./prediction_score.ts";
 import { countedPredictions } from "./latest_rule.ts";
 import { type EventResult, scoreEvent } from "./event_stats.ts";
 import { MinerFold, type MinerRowValues, minerRowValuesOf, type MinerScore } from "./miner_fold.ts";
@@ -35,7 +35,8 @@ export function scoreEventPredictions(
   event: ScorerEvent,
   predictions: readonly ScorerPrediction[],
 ): EventScoring {
-  const scored = predictions.map((prediction) => scorePrediction(prediction, event));
+  const facts = eventFactsOf(event);
+  const scored = predictions.map((prediction) => scorePrediction(prediction, event, facts));
   const counted = countedPredictions(scored);
   const resolved = event.resolution.resolutionStatus === "resolved";
   return { scored, counted, result: resolved ? scoreEvent(event, counted) : null };

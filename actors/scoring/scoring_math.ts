@@ -51,13 +51,25 @@ export function keysInOutcomeOrder(
   return [...first, ...rest];
 }
 
-/** Σ of a record's values in the fixed key order (outcome order, then code-point order). */
+/**
+ * Σ of a record's values in the fixed key order (outcome order, then code-point order): the
+ * outcome keys first, then, only when the record has others, those sorted (`keysInOutcomeOrder`).
+ */
 export function sumInOutcomeOrder(
   record: Readonly<Record<string, number>>,
   outcomeIds: readonly string[],
 ): number {
   let sum = 0;
-  for (const key of keysInOutcomeOrder(record, outcomeIds)) sum += record[key]!;
+  let found = 0;
+  for (const id of outcomeIds) {
+    if (!Object.hasOwn(record, id)) continue;
+    sum += record[id]!;
+    found += 1;
+  }
+  const keys = Object.keys(record);
+  if (keys.length === found) return sum;
+  const known = new Set(outcomeIds);
+  for (const key of keys.filter((key) => !known.has(key)).sort(compareCodePoints)) sum += record[key]!;
   return sum;
 }
 
