@@ -32,6 +32,7 @@ import {
   type WorldSize,
 } from "./_bench_scoring_world.ts";
 import { benchHotkeys, benchWorldConfig, registerBenchMiners, runJobOnce } from "./_bench_world_setup.ts";
+import { cpuMeter } from "./_bench_cpu.ts";
 
 const SIZE: WorldSize = {
   events: Number(Deno.env.get("BENCH_EVENTS") ?? 20_000),
@@ -133,9 +134,11 @@ async function job(serverUrl: string): Promise<void> {
       { count: string }[]
     >`SELECT count(*)::TEXT AS count FROM predictions`;
     const peak = new PeakRss();
+    const cpu = await cpuMeter(sql);
     const start = performance.now();
     await runJobOnce(service.storage, service.scoring.job, nowMs);
     const jobMs = performance.now() - start;
+    const jobCpu = await cpu.stop();
     const rss = await peak.stop();
     // What reads show: assignments whose prediction is marked read `scored` (migration 020).
     const [marked] = await sql<{ scored: string; events: string }[]>`
@@ -144,14 +147,18 @@ async function job(serverUrl: string): Promise<void> {
         )::TEXT AS scored,
         (SELECT count(*) FROM scored_events)::TEXT AS events`;
     const table = await service.storage.scores.getTable();
+    const cpu2 = await cpuMeter(sql);
     const start2 = performance.now();
     await runJobOnce(service.storage, service.scoring.job, nowMs + 1_000);
     const rerunMs = performance.now() - start2;
+    const rerunCpu = await cpu2.stop();
     console.log(JSON.stringify({
       phase: "job",
       seedMs: seededMs,
       jobMs,
+      ...jobCpu,
       rerunMs,
+      rerunCpu,
       ...rss,
       check:
         `${count} predictions seeded, ${marked?.scored} assignments scored, ${marked?.events} events scored, ` +

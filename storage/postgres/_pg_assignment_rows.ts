@@ -115,32 +115,34 @@ export function toPrediction(row: PredictionRow): StoredPrediction {
   };
 }
 
-/** The columns `scoringPredictionsOfEvents` selects of a `predictions` row. */
-export interface ScoringRow {
-  agent_prediction_id: string;
-  event_id: string;
-  miner_hotkey: string;
-  miner_uid: number;
-  predicted_at_ms: bigint;
-  predicted_outcome_id: string;
-  confidence: number | null;
-  outcome_probabilities: Record<string, number | null>;
-  outcome_prices_at_prediction: Record<string, number>;
-  invalid: boolean;
-}
+/** What `scoringPredictionsOfEvents` aggregates of a `predictions` row, as a JSON array. */
+export type ScoringTuple = [
+  agentPredictionId: string,
+  eventId: string,
+  minerHotkey: string,
+  minerUid: number,
+  predictedAtMs: number,
+  predictedOutcomeId: string,
+  confidence: number | null,
+  outcomeProbabilities: Record<string, number | null>,
+  outcomePricesAtPrediction: Record<string, number>,
+  predictionIsInvalid: boolean,
+];
 
-export function toScoringPrediction(row: ScoringRow): ScoringPrediction {
+export function toScoringPrediction(tuple: ScoringTuple): ScoringPrediction {
+  const [agentPredictionId, eventId, minerHotkey, minerUid, predictedAtMs, predictedOutcomeId, confidence] =
+    tuple;
   return {
-    agentPredictionId: row.agent_prediction_id,
-    eventId: row.event_id,
-    minerHotkey: row.miner_hotkey,
-    minerUid: row.miner_uid,
-    predictedAtMs: Number(row.predicted_at_ms),
-    predictedOutcomeId: row.predicted_outcome_id,
-    confidence: row.confidence,
-    outcomeProbabilities: row.outcome_probabilities,
-    outcomePricesAtPrediction: row.outcome_prices_at_prediction,
-    predictionIsInvalid: row.invalid,
+    agentPredictionId,
+    eventId,
+    minerHotkey,
+    minerUid,
+    predictedAtMs,
+    predictedOutcomeId,
+    confidence,
+    outcomeProbabilities: tuple[7],
+    outcomePricesAtPrediction: tuple[8],
+    predictionIsInvalid: tuple[9],
   };
 }
 

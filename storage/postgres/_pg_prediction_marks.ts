@@ -7,6 +7,7 @@
  */
 import type { Sql } from "postgres";
 import type { ScoredMarks } from "../assignment_store.ts";
+import { forBatchWrites } from "./_pg_scored_rows.ts";
 
 /** Advisory lock class of an event's marks (the second key is `hashtext(event_id)`). */
 const MARK_LOCK = 7020;
@@ -42,7 +43,8 @@ function firstNamed(groups: readonly ScoredMarks[]): ScoredMarks[] {
  * Marks in one transaction: the groups' events are locked (advisory locks in event id order, so
  * two markers never deadlock and never both mark an id), then one statement inserts, per group,
  * a mark of its event listing the group's ids that are predictions of that event and have no
- * mark yet: the event's predictions are read by event (an index range), its marks by their key.
+ * mark yet: per group, the event's marked ids (by their key), then its listed predictions (the
+ * event's index range, probed for the listed ids).
  * Returns how many ids were newly marked.
  */
 export async function markPredictions(sql: Sql, groups: readonly ScoredMarks[]): Promise<number> {
@@ -50,20 +52,22 @@ export async function markPredictions(sql: Sql, groups: readonly ScoredMarks[]):
   if (marks.length === 0) return 0;
   const events = [...new Set(marks.map((group) => group.eventId))].sort();
   return await sql.begin(async (tx) => {
+    await forBatchWrites(tx);
     await tx`SELECT pg_advisory_xact_lock(${MARK_LOCK}, hashtext(e)) FROM unnest(${events}::TEXT[]) AS e`;
     const [row] = await tx<{ marked: number }[]>`
       WITH fresh AS (
         SELECT g.ord, g."eventId" AS event_id, g."scoredAtMs" AS scored_at_ms, g."resolvedAtMs" AS resolved_at_ms,
           g.resolution, ARRAY(
             SELECT p.agent_prediction_id FROM predictions p
-            WHERE p.event_id = g."eventId"
-              AND p.agent_prediction_id IN (SELECT json_array_elements_text(g."agentPredictionIds"))
-              AND NOT EXISTS (SELECT 1 FROM prediction_marks s
-                WHERE s.event_id = g."eventId" AND p.agent_prediction_id = ANY(s.agent_prediction_ids))
+            WHERE p.event_id = g."eventId" AND p.agent_prediction_id = ANY(w.ids)
+              AND NOT p.agent_prediction_id = ANY(w.marked)
             ORDER BY p.agent_prediction_id) AS ids
         FROM json_to_recordset(${JSON.stringify(marks.map((mark, ord) => ({ ...mark, ord })))}::TEXT::JSON)
           AS g("eventId" TEXT, "agentPredictionIds" JSON, "scoredAtMs" BIGINT, "resolvedAtMs" BIGINT,
             resolution JSONB, ord INTEGER)
+          CROSS JOIN LATERAL (SELECT ARRAY(SELECT json_array_elements_text(g."agentPredictionIds")) AS ids,
+            ARRAY(SELECT unnest(s.agent_prediction_ids) FROM prediction_marks s WHERE s.event_id = g."eventId")
+              AS marked) w
       ), inserted AS (
         INSERT INTO prediction_marks (event_id, mark_no, scored_at_ms, resolved_at_ms, resolution,
           agent_prediction_ids)

@@ -4,6 +4,7 @@
  * of its counted rows' miners in `scored_events.miners` (a GIN index: a miner's scored events).
  * One row per event instead of one per prediction: a batch of 10,000 predictions writes 200 rows.
  */
+import type { TransactionSql } from "postgres";
 import type { ScoredPredictionRecord, WindowRow } from "../score_store.ts";
 
 /** `scored_events.rows`: the fields of an event's rows, index by index. */
@@ -124,4 +125,18 @@ export function minerKeysOf(rows: readonly ScoredPredictionRecord[]): string[] {
     keys.add(minerKey(row.minerHotkey, row.minerUid));
   }
   return [...keys];
+}
+
+/**
+ * Settings of a scoring batch write's transaction (scored events, marks):
+ * - an asynchronous commit: it does not wait for its WAL to reach disk (the WAL writer flushes it
+ *   within `wal_writer_delay`, and any later durable commit flushes it first). A database crash
+ *   can lose the last of these writes, never a later one without the earlier ones (WAL is
+ *   replayed in order: marks are never kept without their rows), and the next run, resumable and
+ *   idempotent, writes them again;
+ * - no JIT: the statements are short, and a young table's missing statistics can push their
+ *   estimated cost over `jit_above_cost` (compiling then costs more than running).
+ */
+export async function forBatchWrites(tx: TransactionSql): Promise<void> {
+  await tx`SET LOCAL synchronous_commit = off; SET LOCAL jit = off`.simple();
 }

@@ -27,7 +27,7 @@ import {
   type DigestRow,
   jsonParam,
   type PredictionRow,
-  type ScoringRow,
+  type ScoringTuple,
   toAssignment,
   toDigest,
   toPrediction,
@@ -118,18 +118,21 @@ export class PgAssignmentStore implements AssignmentStore {
     return rows.map(toPrediction);
   }
 
-  /** Only the fields the scorer reads, out of `reported` (migration 007's JSONB). */
+  /**
+   * Only the fields the scorer reads, out of `reported` (migration 007's JSONB), aggregated into
+   * one JSON value (one parse for the batch, not a row object and two JSON columns per prediction).
+   */
   async scoringPredictionsOfEvents(eventIds: readonly string[]): Promise<ScoringPrediction[]> {
     if (eventIds.length === 0) return [];
-    const rows = await this.#sql<ScoringRow[]>`
-      SELECT agent_prediction_id, event_id, miner_hotkey, miner_uid, predicted_at_ms,
-        reported->>'predictedOutcomeId' AS predicted_outcome_id,
-        CASE WHEN jsonb_typeof(reported->'confidence') = 'number' THEN reported->'confidence' END AS confidence,
-        reported->'outcomeProbabilities' AS outcome_probabilities, outcome_prices_at_prediction,
-        COALESCE(reported #> '{executionMetadata,predictionIsInvalid}' = 'true'::JSONB, FALSE) AS invalid
-      FROM predictions WHERE event_id = ANY(${[...eventIds]}::text[])
-      ORDER BY event_id, agent_prediction_id`;
-    return rows.map(toScoringPrediction);
+    const [row] = await this.#sql<{ rows: ScoringTuple[] | null }[]>`
+      SELECT json_agg(json_build_array(agent_prediction_id, event_id, miner_hotkey, miner_uid, predicted_at_ms,
+          reported->'predictedOutcomeId',
+          CASE WHEN jsonb_typeof(reported->'confidence') = 'number' THEN reported->'confidence' END,
+          reported->'outcomeProbabilities', outcome_prices_at_prediction,
+          COALESCE(reported #> '{executionMetadata,predictionIsInvalid}' = 'true'::JSONB, FALSE))
+        ORDER BY event_id, agent_prediction_id) AS rows
+      FROM predictions WHERE event_id = ANY(${[...eventIds]}::text[])`;
+    return (row?.rows ?? []).map(toScoringPrediction);
   }
 
   /** Two index probes per event: its predictions counted against its marked ids (migration 020). */
@@ -154,14 +157,18 @@ export class PgAssignmentStore implements AssignmentStore {
     return rows.map((row) => row.event_id);
   }
 
-  /** The marks newest resolution first, each with its listed predictions (migration 020). */
+  /**
+   * The marks newest resolution first (their index), each with its listed predictions (primary
+   * key probes), sorted by id within one resolution time, until the page is full (migration 020).
+   * The miners are matched as `"<uid>:<hotkey>"` keys: one hashed lookup per row.
+   */
   async listScored(options: ListScoredOptions): Promise<StoredPrediction[]> {
     const sql = this.#sql;
     const { after, miners } = options;
     const rows = await sql<PredictionRow[]>`
       SELECT p.*, m.scored_at_ms, m.resolved_at_ms, m.resolution
-      FROM prediction_marks m JOIN predictions p
-        ON p.event_id = m.event_id AND p.agent_prediction_id = ANY(m.agent_prediction_ids)
+      FROM prediction_marks m CROSS JOIN LATERAL unnest(m.agent_prediction_ids) AS u(id)
+        JOIN predictions p ON p.agent_prediction_id = u.id
       WHERE m.resolved_at_ms >= ${options.resolvedSinceMs}
         ${
       after
@@ -171,8 +178,9 @@ export class PgAssignmentStore implements AssignmentStore {
     }
         ${
       miners
-        ? sql`AND (p.miner_hotkey, p.miner_uid) IN (SELECT * FROM unnest(
-            ${miners.map((miner) => miner.hotkey)}::text[], ${miners.map((miner) => miner.uid)}::int[]))`
+        ? sql`AND (p.miner_uid || ':' || p.miner_hotkey) = ANY(${
+          miners.map((m) => `${m.uid}:${m.hotkey}`)
+        }::TEXT[])`
         : sql``
     }
       ORDER BY m.resolved_at_ms DESC, p.agent_prediction_id LIMIT ${options.limit}`;

@@ -15,6 +15,7 @@ import type {
 import {
   decodeRows,
   encodeRows,
+  forBatchWrites,
   minerKey,
   minerKeysOf,
   type StoredRows,
@@ -41,6 +42,7 @@ export class PgScoreStore implements ScoreStore {
     return await this.#sql.begin(async (tx) => {
       if (!await holdsFence(tx, options.fence)) return false;
       if (events.length === 0) return true;
+      await forBatchWrites(tx);
       const values = events.map(({ event, predictions }) => ({
         eventId: event.eventId,
         resolvedAtMs: event.resolvedAtMs,
