@@ -25,7 +25,6 @@ import {
   ASSIGNMENT_COLUMNS,
   type AssignmentRow,
   type DigestRow,
-  jsonParam,
   type PredictionRow,
   type ScoringTuple,
   toAssignment,
