@@ -11,8 +11,10 @@
  *    a minimal Hono ceiling serving the same bytes (as `bench:events`).
  *
  * Peak RSS is `Deno.memoryUsage().rss` sampled every 10 ms and the kernel's high-water mark
- * (`VmHWM`), which also sees synchronous stretches the sampler cannot. Targets: under 30 s and
- * 1 GB each; the routes at least 70 % of the ceiling.
+ * (`VmHWM`), which also sees synchronous stretches the sampler cannot. The job's line also gives
+ * CPU seconds (`/proc`): of the bench process (`jsCpuS`) and of the database's client backends
+ * (`pgCpuS`), the work itself, which a shared machine's load does not inflate as it does wall
+ * time. Targets: under 30 s and 1 GB each; the routes at least 70 % of the ceiling.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test deno task bench:scoring
  *   BENCH_EVENTS=2000 …  (a tenth of the world; BENCH_SECONDS, BENCH_ROUNDS for the HTTP part)
