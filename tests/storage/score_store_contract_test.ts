@@ -1,107 +1,12 @@
 import assert from "node:assert/strict";
-import type { Fence, JobLeaseStore } from "../../storage/job_lease_store.ts";
 import type {
   ScoredEventRecord,
   ScoredPredictionRecord,
-  ScoreStore,
   ScoreTable,
   ScoreTableRow,
-  WindowRow,
 } from "../../storage/score_store.ts";
 import { adapterTest } from "../support/adapters.ts";
-
-const JOB = "scoring";
-const T0 = Date.UTC(2026, 10, 20, 12);
-const HOUR = 3_600_000;
-
-async function grant(leases: JobLeaseStore, holder = "a"): Promise<Fence> {
-  const lease = await leases.tryAcquire(JOB, { holder, ttlMs: 60_000 });
-  assert.ok(lease, `${holder} should be granted ${JOB}`);
-  return { job: JOB, token: lease.token };
-}
-
-function eventAt(
-  eventId: string,
-  resolvedAtMs: number,
-  extra: Partial<ScoredEventRecord> = {},
-): ScoredEventRecord {
-  return {
-    eventId,
-    source: "polymarket",
-    sourceMarketId: `m-${eventId}`,
-    question: `Will ${eventId} happen?`,
-    outcomes: [{ outcomeId: "yes", name: "Yes" }, { outcomeId: "no", name: "No" }],
-    endDate: new Date(resolvedAtMs + HOUR).toISOString(),
-    outcomePricesAtAdmission: { yes: 0.6, no: 0.4 },
-    resolvedAtMs,
-    winningOutcomeId: "yes",
-    scoredAtMs: resolvedAtMs + 2 * HOUR,
-    marketPWinAtAdmission: 0.6,
-    stats: { scored: 1, valid: 1, meanBrier: 0.04, calledRate: 1, bestUid: 7 },
-    ...extra,
-  };
-}
-
-function rowOf(
-  event: ScoredEventRecord,
-  id: string,
-  miner: { hotkey: string; uid: number; counted?: boolean; predictedAtMs?: number },
-): ScoredPredictionRecord {
-  return {
-    agentPredictionId: id,
-    eventId: event.eventId,
-    minerHotkey: miner.hotkey,
-    minerUid: miner.uid,
-    predictedAtMs: miner.predictedAtMs ?? event.resolvedAtMs - HOUR,
-    resolvedAtMs: event.resolvedAtMs,
-    counted: miner.counted ?? true,
-    reasons: [],
-    pWin: 0.8,
-    brier: 0.04,
-    called: true,
-    marketBrier: 0.16,
-    pPredicted: 0.8,
-    // 1 / 0.55: a double that round-trips only when stored exactly.
-    stakeReturn: 1.8181818181818181,
-  };
-}
-
-/** A row as `windowRows` gives it. */
-function windowRowOf(row: ScoredPredictionRecord): WindowRow {
-  const {
-    eventId,
-    minerHotkey,
-    minerUid,
-    resolvedAtMs,
-    brier,
-    marketBrier,
-    called,
-    pPredicted,
-    stakeReturn,
-  } = row;
-  return {
-    eventId,
-    minerHotkey,
-    minerUid,
-    resolvedAtMs,
-    brier,
-    marketBrier,
-    called,
-    pPredicted,
-    stakeReturn,
-  };
-}
-
-async function put(
-  store: ScoreStore,
-  fence: Fence,
-  event: ScoredEventRecord,
-  rows: ScoredPredictionRecord[],
-) {
-  assert.equal(await store.putEventsFenced([{ event, predictions: rows }], { fence }), true);
-}
-
-const ids = (events: ScoredEventRecord[]) => events.map((event) => event.eventId);
+import { eventAt, grant, HOUR, ids, JOB, put, rowOf, T0, windowRowOf } from "../support/scored_rows.ts";
 
 adapterTest("an empty score store has no events, rows or table", async ({ storage }) => {
   const store = storage.scores;
@@ -256,73 +161,6 @@ adapterTest(
     const after = { resolvedAtMs: T0, eventId: "e1" };
     assert.deepEqual(ids(await store.listEvents({ limit: 1, after, miner: { hotkey: "hk-a" } })), ["e2"]);
     assert.deepEqual(ids(await store.listEvents({ limit: 10, miner: { hotkey: "nobody" } })), []);
-  },
-);
-
-adapterTest(
-  "the window's counted rows: start exclusive, end inclusive, by resolution then event id, in pages of events",
-  async ({ storage }) => {
-    const fence = await grant(storage.jobLeases);
-    const store = storage.scores;
-    const events = [
-      eventAt("x", T0 - 2 * HOUR),
-      eventAt("b", T0 - HOUR),
-      eventAt("a", T0 - HOUR),
-      eventAt("c", T0 - HOUR),
-      eventAt("z", T0),
-      eventAt("y", T0 + 1),
-    ];
-    const stored = new Map<string, ScoredPredictionRecord[]>();
-    for (const event of events) {
-      const id = event.eventId;
-      const rows = id === "c" ? [] : [
-        rowOf(event, `${id}-2`, { hotkey: "hk-a", uid: 1 }),
-        rowOf(event, `${id}-1`, { hotkey: "hk-a", uid: 2 }),
-        rowOf(event, `${id}-0`, { hotkey: "hk-a", uid: 1, counted: false }),
-        { ...rowOf(event, `${id}-3`, { hotkey: "hk-b", uid: 1 }), brier: null, pPredicted: null },
-      ];
-      stored.set(id, rows);
-      await put(store, fence, event, rows);
-    }
-    const counted = (id: string) =>
-      stored.get(id)!.filter((row) => row.counted).toSorted((a, b) =>
-        a.agentPredictionId < b.agentPredictionId ? -1 : 1
-      ).map(windowRowOf);
-    const window = { resolvedAfterMs: T0 - 2 * HOUR, resolvedUntilMs: T0 };
-    assert.deepEqual(await store.windowRows({ ...window, events: 10 }), {
-      rows: [...counted("a"), ...counted("b"), ...counted("z")],
-      next: null,
-    });
-    // Pages of two events; "c" (no rows) still takes its place.
-    const first = await store.windowRows({ ...window, events: 2 });
-    assert.deepEqual(first, {
-      rows: [...counted("a"), ...counted("b")],
-      next: { resolvedAtMs: T0 - HOUR, eventId: "b" },
-    });
-    const second = await store.windowRows({ ...window, events: 2, after: first.next! });
-    assert.deepEqual(second, { rows: counted("z"), next: { resolvedAtMs: T0, eventId: "z" } });
-    assert.deepEqual(await store.windowRows({ ...window, events: 2, after: second.next! }), {
-      rows: [],
-      next: null,
-    });
-    const all = await store.windowRows({ resolvedAfterMs: 0, resolvedUntilMs: T0 + 1, events: 10 });
-    assert.deepEqual(all.rows.map((row) => row.eventId), [
-      "x",
-      "x",
-      "x",
-      "a",
-      "a",
-      "a",
-      "b",
-      "b",
-      "b",
-      "z",
-      "z",
-      "z",
-      "y",
-      "y",
-      "y",
-    ]);
   },
 );
 
