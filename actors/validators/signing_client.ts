@@ -1,6 +1,6 @@
 import { hex } from "@scure/base";
 import * as scure from "@scure/sr25519";
-import { bridge, isReady, sr25519Sign as wasmSign } from "@polkadot/wasm-crypto";
+import { startedWasmSr25519Sign } from "./sr25519.ts";
 import { utf8ToBytes } from "@noble/hashes/utils.js";
 import { encodeSs58 } from "../kernel/mod.ts";
 import {
@@ -98,13 +98,15 @@ export function signRequest(
 
 /**
  * `signer`'s sr25519 signature of `message`: by the schnorrkel WebAssembly build once something
- * has loaded it (the service's verifier does: `loadSr25519Verify`), about 3.5× faster here, else by
- * `@scure/sr25519`. Signatures are randomised either way, and each build verifies the other's
+ * has started it (`loadWasmSr25519Verify`: the service's verifier does on its first verification),
+ * about 3.5× faster here, else by `@scure/sr25519`. Signatures are randomised either way, and each build verifies the other's
  * (tests/validators/signatures_test.ts).
  */
 export function signMessage(signer: Signer, message: Uint8Array): Uint8Array {
-  if (isReady() && bridge.type === "wasm") return wasmSign(signer.publicKey, signer.secretKey, message);
-  return scure.sign(signer.secretKey, message);
+  const wasmSign = startedWasmSr25519Sign();
+  return wasmSign
+    ? wasmSign(signer.publicKey, signer.secretKey, message)
+    : scure.sign(signer.secretKey, message);
 }
 
 /** 16 random bytes as 32 hex digits: within the nonce rules, and never repeated in practice. */

@@ -1,6 +1,6 @@
 import postgres from "postgres";
 import { createScratchDatabase } from "../../scripts/scratch_database.ts";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { PgliteServer } from "./pglite_server.ts";
 import { tmpdir } from "node:os";
 
@@ -152,8 +152,12 @@ const INITIALISED_DATA_DIR = `${tmpdir()}/fgw_test_pglite_${
   import.meta.resolve("@electric-sql/pglite").match(/pglite[@/](\d[^/]*)/)?.[1] ?? "unknown"
 }.tar`;
 
-/** A new, empty PGlite: loaded from the initialised copy when there is one, else initialised (and copied). */
+/**
+ * A new, empty PGlite: loaded from the initialised copy when there is one, else initialised (and
+ * copied). The package is imported only here: a run on a server (DATABASE_URL) never loads it.
+ */
 async function createPglite(): Promise<PGlite> {
+  const { PGlite } = await import("@electric-sql/pglite");
   const copy = await Deno.readFile(INITIALISED_DATA_DIR).catch(() => null);
   if (copy) {
     try {
