@@ -129,7 +129,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     onRefreshError: () => metrics.storageError("prices_view"),
     ...(options.priceSource ? { source: options.priceSource } : {}),
   });
-  const { signatureGuard, validators, assignmentSync, verify } = await createValidatorLoop(config, {
+  const { signatureGuard, validators, assignmentSync, verify } = createValidatorLoop(config, {
     storage,
     metagraph: metagraph.view,
     catalog: catalog.view,

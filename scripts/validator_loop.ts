@@ -2,7 +2,7 @@ import type { Clock, Logger } from "../actors/kernel/mod.ts";
 import type { CatalogView, PoolRules } from "../actors/catalog/mod.ts";
 import {
   AssignmentSyncJob,
-  loadSr25519Verify,
+  lazySr25519Verify,
   type MetagraphView,
   SignatureGuard,
   type Sr25519Verify,
@@ -34,12 +34,12 @@ export interface ValidatorLoopDeps {
  * Wires the validator loop from config (`FGW_SIG_WINDOW_MS`, `FGW_VALIDATOR_*`, `FGW_LEASE_*`,
  * `FGW_NETUID`, `FGW_ASSIGNMENT_SYNC_MS`).
  */
-export async function createValidatorLoop(
+export function createValidatorLoop(
   config: Config,
   deps: ValidatorLoopDeps,
-): Promise<ValidatorLoopWiring> {
+): ValidatorLoopWiring {
   const { storage, clock, log } = deps;
-  const verify = await loadSr25519Verify({ log });
+  const verify = lazySr25519Verify({ log });
   const signatureGuard = new SignatureGuard({
     view: deps.metagraph,
     nonces: storage.nonces,

@@ -82,17 +82,30 @@ function matcher(query: EventQuery, nowMs: number): (item: IndexedEvent) => bool
   if (query.minVolume !== undefined) tests.push((item) => item.event.volumeUsd >= query.minVolume!);
   if (query.minLiquidity !== undefined) tests.push((item) => item.event.liquidityUsd >= query.minLiquidity!);
   if (query.tagId !== undefined) tests.push((item) => item.event.tagsAtAdmission.includes(query.tagId!));
+  // "Every current price is within the bound": the extreme one is (NaN, for no price, never is).
   if (query.maxPrice !== undefined) {
     const max = query.maxPrice;
-    tests.push((item) => item.prices.length > 0 && item.prices.every((price) => price <= max));
+    tests.push((item) => item.highestPrice <= max);
   }
   if (query.minPrice !== undefined) {
     const min = query.minPrice;
-    tests.push((item) => item.prices.length > 0 && item.prices.every((price) => price >= min));
+    tests.push((item) => item.lowestPrice >= min);
   }
   if (query.q !== undefined) {
     const needle = query.q.toLowerCase();
     tests.push((item) => item.haystack.includes(needle));
   }
-  return (item) => tests.every((test) => test(item));
+  return allOf(tests);
+}
+
+/** The conjunction of `tests` (one or two filters, the usual case, are called without a loop). */
+function allOf(tests: readonly ((item: IndexedEvent) => boolean)[]): (item: IndexedEvent) => boolean {
+  const [first, second] = tests;
+  if (tests.length === 0 || !first) return () => true;
+  if (tests.length === 1) return first;
+  if (tests.length === 2 && second) return (item) => first(item) && second(item);
+  return (item) => {
+    for (const test of tests) if (!test(item)) return false;
+    return true;
+  };
 }

@@ -14,6 +14,9 @@ export interface IndexedEvent {
   readonly resolvedMs: number | null;
   readonly haystack: string;
   readonly prices: readonly number[];
+  /** The lowest and highest of `prices` (NaN when there are none, so every bound test fails). */
+  readonly lowestPrice: number;
+  readonly highestPrice: number;
   /** `JSON.stringify(event)`, made once per event version (pages are spliced from these). */
   readonly json: string;
 }
@@ -68,13 +71,16 @@ export function positionOf(item: IndexedEvent, sortBy: SortBy): SortPosition {
 
 /** Precomputes the filter and sort values of one event. */
 export function indexEvent(event: EventRecord): IndexedEvent {
+  const prices = Object.values(event.currentOutcomePrices);
   return {
     event,
     endMs: Date.parse(event.endDate),
     startMs: Date.parse(event.startDate),
     resolvedMs: event.resolution.resolvedAt ? Date.parse(event.resolution.resolvedAt) : null,
     haystack: `${event.question}\n${event.description}`.toLowerCase(),
-    prices: Object.values(event.currentOutcomePrices),
+    prices,
+    lowestPrice: prices.length === 0 ? Number.NaN : Math.min(...prices),
+    highestPrice: prices.length === 0 ? Number.NaN : Math.max(...prices),
     json: JSON.stringify(event),
   };
 }

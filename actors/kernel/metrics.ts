@@ -5,7 +5,8 @@
  * Hot paths (a request, an actor message) reuse the labelled child of their series instead of
  * asking prom-client to hash the label values again.
  */
-import { type Counter, type Gauge, type Histogram, Registry } from "prom-client";
+import type { Counter, Gauge, Histogram } from "prom-client";
+import { Registry } from "./_prom_classes.ts";
 import { createMetricFamilies, type MetricFamilies } from "./_metric_families.ts";
 import type { Clock } from "./clock.ts";
 import type { AttemptOutcome, UpstreamObserver } from "./http_client.ts";

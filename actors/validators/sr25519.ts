@@ -1,6 +1,5 @@
 import * as scure from "@scure/sr25519";
 import type { Logger } from "../kernel/mod.ts";
-import { bridge, sr25519Verify as wasmVerify, waitReady } from "@polkadot/wasm-crypto";
 
 /**
  * Verifies a 64-byte sr25519 signature (schnorrkel, signing context "substrate") of `message`
@@ -18,31 +17,45 @@ export const scureSr25519Verify: Sr25519Verify = (signature, message, publicKey)
   }
 };
 
+/** Signs `message` (sr25519, context "substrate") with a 64-byte secret key and its public key. */
+export type Sr25519Sign = (publicKey: Uint8Array, secretKey: Uint8Array, message: Uint8Array) => Uint8Array;
+
 let wasmReady: Promise<Sr25519Verify> | null = null;
+let wasmSign: Sr25519Sign | null = null;
 
 /**
  * The schnorrkel reference implementation compiled to WebAssembly (`@polkadot/wasm-crypto`),
- * loaded from the npm package itself (no network). The first call instantiates the module;
- * later calls share it. Rejects when the WebAssembly build cannot start (the package would
- * otherwise fall back to its much slower asm.js build, which is refused here).
+ * loaded from the npm package itself (no network) when first asked for: importing it decodes and
+ * inflates its WebAssembly, about 65 ms of CPU. The first call instantiates the module; later
+ * calls share it. Rejects when the WebAssembly build cannot start (the package would otherwise
+ * fall back to its much slower asm.js build, which is refused here).
  */
 export function loadWasmSr25519Verify(): Promise<Sr25519Verify> {
-  wasmReady ??= startWasm();
+  wasmReady ??= startWasm().catch((error) => {
+    wasmReady = null;
+    throw error;
+  });
   return wasmReady;
 }
 
 async function startWasm(): Promise<Sr25519Verify> {
-  if (!(await waitReady()) || bridge.type !== "wasm") {
-    wasmReady = null;
-    throw new Error(`Cannot start sr25519 WebAssembly: loaded ${bridge.type ?? "nothing"}`);
+  const wasm = await import("@polkadot/wasm-crypto");
+  if (!(await wasm.waitReady()) || wasm.bridge.type !== "wasm") {
+    throw new Error(`Cannot start sr25519 WebAssembly: loaded ${wasm.bridge.type ?? "nothing"}`);
   }
+  wasmSign = wasm.sr25519Sign;
   return (signature, message, publicKey) => {
     try {
-      return wasmVerify(signature, message, publicKey);
+      return wasm.sr25519Verify(signature, message, publicKey);
     } catch {
       return false;
     }
   };
+}
+
+/** The WebAssembly build's signing, once `loadWasmSr25519Verify` has started it; null before. */
+export function startedWasmSr25519Sign(): Sr25519Sign | null {
+  return wasmSign;
 }
 
 /**
@@ -62,4 +75,24 @@ export async function loadSr25519Verify(options: { log?: Logger } = {}): Promise
     });
     return scureSr25519Verify;
   }
+}
+
+/**
+ * The service's verifier, ready at once: `@scure/sr25519` until the WebAssembly build (loaded on
+ * the first verification, not at start-up: a service, or a test, that never sees a signed request
+ * never pays for it) is ready, then the WebAssembly build. Both give the same answers (cross-verified
+ * in the tests). Should the WebAssembly build fail to start, verification stays on `@scure/sr25519`
+ * and `log` gets a warning.
+ */
+export function lazySr25519Verify(options: { log?: Logger } = {}): Sr25519Verify {
+  let wasm: Sr25519Verify | null = null;
+  let started = false;
+  return (signature, message, publicKey) => {
+    if (wasm) return wasm(signature, message, publicKey);
+    if (!started) {
+      started = true;
+      loadSr25519Verify(options).then((verify) => wasm = verify);
+    }
+    return scureSr25519Verify(signature, message, publicKey);
+  };
 }

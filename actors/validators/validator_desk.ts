@@ -84,6 +84,9 @@ function ack(agentPredictionId: string): SubmissionAck {
   return { ok: true, agentPredictionId, status: "queued" };
 }
 
+/** Leases whose event this desk remembers for their submission (the least recent dropped first). */
+const LEASED_KEPT = 100_000;
+
 /** Agents kept rendered (code in base64) by version id, at most this many bytes of code. */
 const AGENT_CACHE_BYTES = 64 * 2 ** 20;
 
@@ -107,8 +110,10 @@ export class ValidatorDesk {
   /**
    * What the submission of each assignment leased here needs of its event: the id (never changes),
    * and the validity inputs of the version handed out, used while that version is still stored.
+   * Bounded by a size of one per entry rather than `max`: with `max`, lru-cache allocates and
+   * fills its arrays for every entry up front, 11 ms of CPU at every service start for 100,000.
    */
-  readonly #leased = new LRUCache<string, LeasedEvent>({ max: 100_000 });
+  readonly #leased = new LRUCache<string, LeasedEvent>({ maxSize: LEASED_KEPT, sizeCalculation: () => 1 });
 
   constructor(deps: ValidatorDeskDeps) {
     this.#deps = deps;

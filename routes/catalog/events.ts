@@ -8,15 +8,10 @@ import { pickFromPool, poolOf, type PoolRules } from "../../actors/catalog/mod.t
 import { ServiceError } from "../../actors/kernel/mod.ts";
 import type { EventRecord } from "../../storage/event_record.ts";
 import type { AppEnv } from "../http/app_env.ts";
-import { CursorCodec } from "../http/cursor.ts";
+import type { CursorCodec } from "../http/cursor.ts";
 import { toCsv } from "../http/csv.ts";
-import {
-  type EventsParams,
-  eventsQuerySchema,
-  queryFingerprintParams,
-  toEventQuery,
-} from "./events_query.ts";
-import { parseOrThrow, singleValuedQuery } from "../http/validation.ts";
+import { type EventsRequest, eventsRequestParser } from "./events_query.ts";
+import { singleValuedQuery } from "../http/validation.ts";
 import { openApiApp, openapiSelfParsed } from "../http/openapi.ts";
 import { listEventsRoute, randomEventRoute } from "./events_api.ts";
 
@@ -77,13 +72,14 @@ const JSON_TYPE = "application/json; charset=utf-8";
 export function eventRoutes(deps: EventRoutesDeps): OpenAPIHono<AppEnv> {
   const render = pageRenderer(deps);
   const pool = poolMemo(deps);
+  const parse = eventsRequestParser();
   const app = openApiApp<AppEnv>();
   openapiSelfParsed(app, listEventsRoute, (c) => {
     const at = c.req.url.indexOf("?");
-    const page = render(at === -1 ? "" : c.req.url.slice(at), () => {
-      const query = singleValuedQuery(c.req.queries());
-      return parseOrThrow(eventsQuerySchema, query, "query parameters");
-    });
+    const page = render(
+      at === -1 ? "" : c.req.url.slice(at),
+      () => parse(singleValuedQuery(c.req.queries())),
+    );
     if (page.csv) c.header("X-Next-Cursor", page.nextCursor ?? "");
     return c.body(page.body, 200, { "Content-Type": page.csv ? CSV : JSON_TYPE });
   });
@@ -94,7 +90,7 @@ export function eventRoutes(deps: EventRoutesDeps): OpenAPIHono<AppEnv> {
   });
 }
 
-type PageRenderer = (search: string, parse: () => EventsParams) => RenderedPage;
+type PageRenderer = (search: string, parse: () => EventsRequest) => RenderedPage;
 
 /**
  * Renders pages, reusing one for the same snapshot and query string for `cacheMs` (bounded in
@@ -131,10 +127,9 @@ function poolMemo(deps: EventRoutesDeps): () => IndexedEvent[] {
   };
 }
 
-function renderPage(deps: EventRoutesDeps, params: EventsParams): RenderedPage {
-  const fingerprint = CursorCodec.fingerprint(queryFingerprintParams(params));
-  const { snapshot, position } = startOf(deps, params, fingerprint);
-  const page = runQuery(snapshot, toEventQuery(params), { after: position, nowMs: deps.clock() });
+function renderPage(deps: EventRoutesDeps, { params, query, fingerprint }: EventsRequest): RenderedPage {
+  const { snapshot, position } = startOf(deps, params.cursor, fingerprint);
+  const page = runQuery(snapshot, query, { after: position, nowMs: deps.clock() });
   const nextCursor = page.next
     ? deps.cursors.encode<EventsCursor>(fingerprint, { s: snapshot.id, k: page.next.key, i: page.next.id })
     : null;
@@ -142,23 +137,38 @@ function renderPage(deps: EventRoutesDeps, params: EventsParams): RenderedPage {
     const events = page.items.map((item) => item.event);
     return { body: toCsv(EVENT_COLUMNS, events), nextCursor, csv: true };
   }
-  const meta = { computedAt: isoAt(snapshot.computedAtMs), scorerVersion: SCORER_VERSION };
-  const items = page.items.map((item) => item.json).join(",");
-  return {
-    body: `{"items":[${items}],"nextCursor":${JSON.stringify(nextCursor)},"meta":${JSON.stringify(meta)}}`,
-    nextCursor,
-    csv: false,
-  };
+  const tail = `],"nextCursor":${JSON.stringify(nextCursor)},"meta":${metaJson(snapshot)}}`;
+  return { body: spliced('{"items":[', page.items, tail), nextCursor, csv: false };
+}
+
+/** `head`, the items' JSON comma-separated, then `tail`: one string, copied once (one `join`). */
+function spliced(head: string, items: readonly IndexedEvent[], tail: string): string {
+  if (items.length === 0) return head + tail;
+  const parts = items.map((item) => item.json);
+  parts[0] = head + parts[0];
+  parts[parts.length - 1] += tail;
+  return parts.join(",");
+}
+
+/** The page's `meta` JSON, made once per snapshot. */
+const metaJsons = new WeakMap<CatalogSnapshot, string>();
+function metaJson(snapshot: CatalogSnapshot): string {
+  let json = metaJsons.get(snapshot);
+  if (json === undefined) {
+    json = JSON.stringify({ computedAt: isoAt(snapshot.computedAtMs), scorerVersion: SCORER_VERSION });
+    metaJsons.set(snapshot, json);
+  }
+  return json;
 }
 
 /** The snapshot to read (the one the cursor pinned, while retained) and where to resume. */
 function startOf(
   deps: EventRoutesDeps,
-  params: EventsParams,
+  given: string | undefined,
   fingerprint: string,
 ): { snapshot: CatalogSnapshot; position: PagePosition | null } {
-  if (!params.cursor) return { snapshot: deps.catalog.current(), position: null };
-  const cursor = deps.cursors.decode<EventsCursor>(fingerprint, params.cursor);
+  if (!given) return { snapshot: deps.catalog.current(), position: null };
+  const cursor = deps.cursors.decode<EventsCursor>(fingerprint, given);
   const snapshot = deps.catalog.pinned(cursor.s) ?? deps.catalog.current();
   return { snapshot, position: { key: cursor.k, id: cursor.i } };
 }

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { EventQuery } from "../../actors/catalog/mod.ts";
+import { parseOrThrow } from "../http/validation.ts";
+import { CursorCodec } from "../http/cursor.ts";
 
 /** A plain decimal number: no hex, binary, exponent or `Infinity` forms. */
 const number = z.string().regex(/^-?\d+(\.\d+)?$/, "must be a decimal number").transform(Number);
@@ -67,8 +69,22 @@ export const eventsQuerySchema = z.strictObject({
 
 export type EventsParams = z.infer<typeof eventsQuerySchema>;
 
+/** A parsed `GET /v1/events` request: its parameters, the catalog query, the cursor binding. */
+export interface EventsRequest {
+  params: EventsParams;
+  query: EventQuery;
+  /** `CursorCodec.fingerprint` of every parameter that selects or orders results. */
+  fingerprint: string;
+}
+
+/** The request `params` make (parameters already valid). */
+export function eventsRequest(params: EventsParams): EventsRequest {
+  const { cursor: _cursor, format: _format, ...selecting } = params;
+  return { params, query: toEventQuery(params), fingerprint: CursorCodec.fingerprint(selecting) };
+}
+
 /** The catalog query the parameters ask for. */
-export function toEventQuery(params: EventsParams): EventQuery {
+function toEventQuery(params: EventsParams): EventQuery {
   const query: EventQuery = {
     sortBy: params.sortBy,
     includeEnded: params.includeEnded ?? false,
@@ -87,8 +103,32 @@ export function toEventQuery(params: EventsParams): EventQuery {
   return query;
 }
 
-/** What a cursor is bound to: every parameter that selects or orders results. */
-export function queryFingerprintParams(params: EventsParams): Record<string, unknown> {
-  const { cursor: _cursor, format: _format, ...rest } = params;
-  return rest;
+/** How many distinct parameter sets (cursor aside) a parser remembers; it starts over when full. */
+const REMEMBERED_QUERIES = 1_024;
+
+/**
+ * Parses `GET /v1/events` query parameters with `eventsQuerySchema`, remembering each valid
+ * query but its cursor (with its catalog query and fingerprint, which the cursor is no part of): a
+ * client walking pages sends the same parameters with a new cursor each time. A remembered query
+ * whose cursor passes the schema's own cursor rule is answered without a whole parse (no other
+ * rule reads the cursor); anything else, and every error, goes through the whole schema.
+ */
+export function eventsRequestParser(): (query: Record<string, string>) => EventsRequest {
+  const remembered = new Map<string, EventsRequest>();
+  return (query) => {
+    const { cursor, ...rest } = query;
+    const key = JSON.stringify(rest);
+    const known = remembered.get(key);
+    if (known && cursor === undefined) return known;
+    if (known && cursorRule.safeParse(cursor).success) {
+      return { ...known, params: { ...known.params, cursor } };
+    }
+    const request = eventsRequest(parseOrThrow(eventsQuerySchema, query, "query parameters"));
+    const { cursor: _cursor, ...withoutCursor } = request.params;
+    if (remembered.size >= REMEMBERED_QUERIES) remembered.clear();
+    remembered.set(key, Object.freeze({ ...request, params: Object.freeze(withoutCursor) }));
+    return request;
+  };
 }
+
+const cursorRule = eventsQuerySchema.shape.cursor;

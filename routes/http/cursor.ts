@@ -1,6 +1,6 @@
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { base64urlnopad, hex } from "@scure/base";
+import { hex } from "@scure/base";
 import superjson from "superjson";
 import { sameBytes } from "../../actors/kernel/mod.ts";
 import { ServiceError } from "../../actors/kernel/mod.ts";
@@ -13,14 +13,19 @@ const MAC_BYTES = 16;
  * Opaque page cursors: base64url of a superjson payload plus a truncated HMAC-SHA256, bound to
  * the query they came from (a hash of its normalised parameters). Cursors are made and checked on
  * the hottest uncached pages, so plain JSON positions (every position today) take a fast path that
- * writes superjson's own format without its type walk (`{"json":…}` with no `meta`), and the HMAC
- * state after the key is computed once and cloned per cursor.
+ * writes superjson's own format without its type walk (`{"json":…}` with no `meta`); the HMAC
+ * state after the key is computed once and copied into one reused state per cursor (no allocation),
+ * and base64url is the runtime's own (`Uint8Array.toBase64`).
  */
 export class CursorCodec {
   readonly #keyed: ReturnType<typeof hmac.create>;
+  /** The state each MAC is computed in: calls are synchronous, so one is never used by two at once. */
+  readonly #scratch: ReturnType<typeof hmac.create>;
+  readonly #digest = new Uint8Array(32);
 
   constructor(secret: string) {
     this.#keyed = hmac.create(sha256, encoder.encode(secret));
+    this.#scratch = hmac.create(sha256, encoder.encode(secret));
   }
 
   /** A short fingerprint of a query's parameters (everything that selects or orders results). */
@@ -35,7 +40,7 @@ export class CursorCodec {
       isPlainJson(position) ? JSON.stringify({ json: value }) : superjson.stringify(value),
     );
     const mac = this.#mac(payload);
-    return `${base64urlnopad.encode(payload)}.${base64urlnopad.encode(mac)}`;
+    return `${toBase64url(payload)}.${toBase64url(mac)}`;
   }
 
   /** The position a cursor carries; 400 when it is forged, garbled, or from another query. */
@@ -55,14 +60,9 @@ export class CursorCodec {
   #verified(cursor: string): Uint8Array {
     const [body, tag, extra] = cursor.split(".");
     if (!body || !tag || extra !== undefined) throw invalidCursor("it is malformed");
-    let payload: Uint8Array;
-    let mac: Uint8Array;
-    try {
-      payload = base64urlnopad.decode(body);
-      mac = base64urlnopad.decode(tag);
-    } catch {
-      throw invalidCursor("it is malformed");
-    }
+    const payload = fromBase64url(body);
+    const mac = fromBase64url(tag);
+    if (!payload || !mac) throw invalidCursor("it is malformed");
     const expected = this.#mac(payload);
     if (!sameBytes(mac, expected)) {
       throw invalidCursor("it was not issued here");
@@ -70,8 +70,29 @@ export class CursorCodec {
     return payload;
   }
 
+  /** The truncated MAC of `payload`, valid until the next call (it lives in a reused buffer). */
   #mac(payload: Uint8Array): Uint8Array {
-    return this.#keyed.clone().update(payload).digest().subarray(0, MAC_BYTES);
+    this.#keyed._cloneInto(this.#scratch);
+    this.#scratch.update(payload).digestInto(this.#digest);
+    return this.#digest.subarray(0, MAC_BYTES);
+  }
+}
+
+function toBase64url(bytes: Uint8Array): string {
+  return bytes.toBase64({ alphabet: "base64url", omitPadding: true });
+}
+
+/**
+ * The bytes of unpadded base64url `text`; null unless `text` is exactly what `toBase64url` writes
+ * for them (the runtime's decoder also takes padding, whitespace and stray low bits, which a
+ * cursor never has).
+ */
+function fromBase64url(text: string): Uint8Array | null {
+  try {
+    const bytes = Uint8Array.fromBase64(text, { alphabet: "base64url" });
+    return toBase64url(bytes) === text ? bytes : null;
+  } catch {
+    return null;
   }
 }
 

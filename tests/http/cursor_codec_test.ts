@@ -47,3 +47,37 @@ Deno.test("the same position under the same query always gives the same cursor",
   assert.equal(codec.encode("q1", { k: 3, i: "b" }), codec.encode("q1", { k: 3, i: "b" }));
   assert.notEqual(codec.encode("q1", { k: 3, i: "b" }), codec.encode("q1", { k: 3, i: "c" }));
 });
+
+Deno.test("cursors are the same bytes as the ones issued before (golden values)", () => {
+  const position = { s: "231b89b3.1", k: 4971848, i: "polymarket-102912" };
+  assert.equal(
+    codec.encode("f1dbc03ccfadedd0", position),
+    "eyJqc29uIjp7InEiOiJmMWRiYzAzY2NmYWRlZGQwIiwicCI6eyJzIjoiMjMxYjg5YjMuMSIsImsiOjQ5NzE4NDgsImkiOiJwb2x5bWFya2V0LTEwMjkxMiJ9fX0.tiygYs6J2bj-VvevQKNY-w",
+  );
+  assert.equal(
+    codec.encode("q1", { k: null, i: "é-ü" }),
+    "eyJqc29uIjp7InEiOiJxMSIsInAiOnsiayI6bnVsbCwiaSI6IsOpLcO8In19fQ.b9MeA-PCwwDaH8FqPBUhhg",
+  );
+  assert.equal(
+    codec.encode("q1", { seq: 2n ** 70n }),
+    "eyJqc29uIjp7InEiOiJxMSIsInAiOnsic2VxIjoiMTE4MDU5MTYyMDcxNzQxMTMwMzQyNCJ9fSwibWV0YSI6eyJ2YWx1ZXMiOnsicC5zZXEiOlsiYmlnaW50Il19LCJ2IjoxfX0.0th-b_DTjNZMFxHHmPrRYA",
+  );
+  assert.equal(CursorCodec.fingerprint({ sortBy: "volume", min_price: 0.1, limit: 50 }), "f1dbc03ccfadedd0");
+});
+
+Deno.test("only a cursor's exact unpadded base64url is read: padding, whitespace or stray bits are malformed", () => {
+  const cursor = codec.encode("q1", 7); // body of 34 characters: its last one carries 2 unused bits
+  const [body, mac] = cursor.split(".") as [string, string];
+  assert.deepEqual(codec.decode("q1", `${body}.${mac}`), 7);
+  const strayBits = body.slice(0, -1) + String.fromCharCode(body.charCodeAt(body.length - 1) + 1);
+  for (
+    const garbled of [
+      `${body}==.${mac}`,
+      `${body.slice(0, 4)} ${body.slice(4)}.${mac}`,
+      `${strayBits}.${mac}`,
+    ]
+  ) {
+    assert.match(refusal(() => codec.decode("q1", garbled)), /malformed/, garbled);
+  }
+  assert.match(refusal(() => codec.decode("q1", `${body}.${mac}=`)), /malformed/);
+});

@@ -4,8 +4,11 @@ import * as scure from "@scure/sr25519";
 import { utf8ToBytes } from "@noble/hashes/utils.js";
 import {
   loadSr25519Verify,
+  loadWasmSr25519Verify,
+  scureSr25519Verify,
   type SignatureRole,
   signerFromSecretHex,
+  signMessage,
   signRequest,
   verifySignedRequest,
   wrapBytes,
@@ -89,6 +92,19 @@ Deno.test("the client signs exactly the golden canonical message of every valid 
     assert.equal(verify(signature, wrapBytes(message), signer.publicKey), false, vector.name);
     assert.equal(headers[`x-${role}-hotkey`], vector.signerSs58);
     assert.equal(headers[`x-${role}-timestamp`], timestampMs);
+  }
+});
+
+Deno.test("the client's signatures (WebAssembly build, loaded) verify with both sr25519 verifiers", async () => {
+  const wasmVerify = await loadWasmSr25519Verify();
+  for (const seed of ["33", "44", "55"]) {
+    const signer = signerFromSecretHex(seed.repeat(32));
+    const message = utf8ToBytes(`message signed by ${seed}`);
+    const signature = signMessage(signer, message);
+    assert.equal(scureSr25519Verify(signature, message, signer.publicKey), true);
+    assert.equal(wasmVerify(signature, message, signer.publicKey), true);
+    assert.equal(wasmVerify(signature, utf8ToBytes("another message"), signer.publicKey), false);
+    assert.notDeepEqual(signMessage(signer, message), signature, "signatures are randomised");
   }
 });
 
