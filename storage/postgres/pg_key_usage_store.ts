@@ -5,6 +5,7 @@ import { keyBucket } from "../rate_limit_store.ts";
 
 interface CountedRow extends AccountRow {
   count: number;
+  default_miner_hotkey: string | null;
 }
 
 /**
@@ -38,8 +39,11 @@ export class PgKeyUsageStore implements KeyUsageStore {
         SELECT ${keyId}::text, ${new Date(use.atMs).toISOString()}::timestamptz FROM counted
         WHERE counted.count = ${hits}
         ON CONFLICT (key_id) DO UPDATE SET used_at = GREATEST(api_key_last_used.used_at, EXCLUDED.used_at))
-      SELECT counted.count, o.balance_micro, o.held_micro, o.last_usage_at_ms, o.version
+      SELECT counted.count, o.balance_micro, o.held_micro, o.last_usage_at_ms, o.version,
+        (SELECT m.hotkey FROM org_miners m WHERE m.org_id = o.id AND m.is_default) AS default_miner_hotkey
       FROM counted JOIN orgs o ON o.id = ${orgId}`;
-    return row ? { count: row.count, account: toAccount(row) } : null;
+    return row
+      ? { count: row.count, account: toAccount(row), defaultMinerHotkey: row.default_miner_hotkey }
+      : null;
   }
 }
