@@ -92,3 +92,13 @@ export class StatementGroups<I, R> {
     }
   }
 }
+
+/**
+ * True for an error that says the statement itself is wrong (SQLSTATE class 42: syntax, unknown
+ * column; 0A: unsupported feature): a group's caller fails with it rather than retrying each item
+ * alone, which would hide it.
+ */
+export function isStatementBug(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" && (code.startsWith("42") || code.startsWith("0A"));
+}

@@ -2,7 +2,7 @@ import type { Fragment } from "postgres";
 import { type BigintSql, commitChange } from "./_pg_commit.ts";
 import { commitBatch } from "./_pg_commit_batch.ts";
 import { groupedCommit, type GroupedOutcome, type OrgChanges, plainBatch } from "./_pg_grouped_commit.ts";
-import { StatementGroups } from "./_pg_groups.ts";
+import { isStatementBug, StatementGroups } from "./_pg_groups.ts";
 import { ACCOUNT, type AccountRow, toAccount } from "./_pg_account.ts";
 import {
   type AccountChange,
@@ -216,12 +216,6 @@ export class PgBillingStore implements BillingStore {
   #before(page: SeqPage): Fragment {
     return page.beforeSeq === undefined ? this.#sql`` : this.#sql`AND seq < ${page.beforeSeq}`;
   }
-}
-
-/** An error that says the statement itself is wrong (syntax, unknown column, unsupported feature). */
-function isStatementBug(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === "string" && (code.startsWith("42") || code.startsWith("0A"));
 }
 
 function toHold(row: HoldRow): Hold {
