@@ -36,6 +36,7 @@ adapterTest(
     await using w = await gatewayWorld({
       storage: adapter.storage,
       creditMicro: String(FAKE_HOLD * BigInt(K)),
+      providerTimeoutMs: 10_000,
       fake: { usage: usageAtBound },
     });
     const peer = await w.openPeer(await adapter.openAnother());
@@ -86,6 +87,7 @@ adapterTest(
     await using w = await gatewayWorld({
       storage: adapter.storage,
       creditMicro: String(FAKE_HOLD * BigInt(K)),
+      providerTimeoutMs: 10_000,
     });
     const peer = await w.openPeer(await adapter.openAnother());
     const instances = [w.service, peer];
