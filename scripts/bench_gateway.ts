@@ -17,6 +17,7 @@ import { silentLogger } from "../actors/kernel/mod.ts";
 import { ledgerSum } from "../storage/ledger_sum.ts";
 import { loadConfig } from "./config.ts";
 import { withScratchDatabase } from "./scratch_database.ts";
+import { measureCommitFloor } from "./_bench_commit_floor.ts";
 import { createService, type Service } from "./service.ts";
 import {
   adminPost,
@@ -154,7 +155,7 @@ async function measure(service: Service, base: string, databaseUrl: string, mock
         ratio(oneRow!)
       }x (target >= 1x)`,
     );
-    await latency(base, mock, many.keys);
+    await latency(base, mock, many.keys, databaseUrl);
     await publicListing(base);
     await verify(service, [...many.orgIds, ...one.orgIds]);
     return rows.reduce((sum, row) => sum + row.non2xx, 0);
@@ -163,8 +164,12 @@ async function measure(service: Service, base: string, databaseUrl: string, mock
   }
 }
 
-/** Added latency at a fixed offered rate below saturation, spread over the 64 orgs' keys. */
-async function latency(base: string, mock: Child, keys: string[]): Promise<void> {
+/**
+ * Added latency at a fixed offered rate below saturation, spread over the 64 orgs' keys, beside
+ * the floor of two durable commits one after the other on the same server (a call's hold and
+ * settlement), measured right after.
+ */
+async function latency(base: string, mock: Child, keys: string[], databaseUrl: string): Promise<void> {
   const direct = await fixedRate(
     "mock provider, direct",
     `http://127.0.0.1:${mock.port}/v1/chat/completions`,
@@ -193,10 +198,12 @@ async function latency(base: string, mock: Child, keys: string[]): Promise<void>
     );
   }
   console.log(
-    `added latency: p50 +${
-      (ours.p50Ms - direct.p50Ms).toFixed(2)
-    } ms (target <= 2 ms), p99 ours ${ours.p99Ms.toFixed(2)} ms`,
+    `added latency: p50 +${(ours.p50Ms - direct.p50Ms).toFixed(2)} ms (target <= 2 ms), p99 ours ${
+      ours.p99Ms.toFixed(2)
+    } ms`,
   );
+  const floor = await measureCommitFloor(databaseUrl, { commits: 2, samples: 100, gapMs: 5 });
+  console.log(`two durable commits one after the other now: p50 ${floor.p50Ms.toFixed(2)} ms (the floor)`);
 }
 
 /** bench:auth's comparison, on the public provider listing. */
