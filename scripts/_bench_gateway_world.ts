@@ -1,14 +1,14 @@
 /**
  * What `deno task bench:gateway` runs against: the mock OpenAI-compatible provider (its own Deno
  * process), the Portkey open-source gateway (its own Node process, installed with npm in a
- * directory outside the repository), autocannon for fixed-rate latency, and wrk Lua scripts.
+ * directory outside the repository), a paced generator for fixed-rate latency (`_bench_paced.ts`),
+ * and wrk Lua scripts.
  */
 import { pinToCpu } from "./bench_load.ts";
 
 /** npm packages installed outside the repository, once (reused by later runs). */
 export const DEPS_DIR = `${Deno.env.get("TMPDIR") ?? "/tmp"}/fgw-bench-gateway-deps`;
 const PORTKEY = "@portkey-ai/gateway@1.15.2";
-const AUTOCANNON = "autocannon@8.0.0";
 
 /** A child process and how to stop it. */
 export interface Child {
@@ -17,18 +17,16 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-/** Installs Portkey and autocannon into `DEPS_DIR` unless they are there. */
+/** Installs Portkey into `DEPS_DIR` unless it is there. */
 export async function ensureNodeDeps(): Promise<void> {
   const have = async (path: string) =>
     await Deno.stat(`${DEPS_DIR}/node_modules/${path}`).then(() => true, () => false);
-  if (await have("@portkey-ai/gateway/build/start-server.js") && await have("autocannon/autocannon.js")) {
-    return;
-  }
+  if (await have("@portkey-ai/gateway/build/start-server.js")) return;
   await Deno.mkdir(DEPS_DIR, { recursive: true });
   await Deno.writeTextFile(`${DEPS_DIR}/package.json`, '{"private":true}');
-  console.error(`installing ${PORTKEY} and ${AUTOCANNON} into ${DEPS_DIR}`);
+  console.error(`installing ${PORTKEY} into ${DEPS_DIR}`);
   const { success } = await new Deno.Command("npm", {
-    args: ["i", "--no-audit", "--no-fund", PORTKEY, AUTOCANNON],
+    args: ["i", "--no-audit", "--no-fund", PORTKEY],
     cwd: DEPS_DIR,
     stdout: "null",
     stderr: "inherit",
@@ -123,40 +121,37 @@ export interface RateResult {
   non2xx: number;
 }
 
-/** The autocannon run (Node, CommonJS): its settings from `FGW_BENCH_RATE`, one JSON line out. */
-const FIXED_RATE_SCRIPT = `
-const autocannon = require("autocannon");
-const o = JSON.parse(process.env.FGW_BENCH_RATE);
-let i = 0;
-autocannon({
-  url: o.url, connections: 32, overallRate: o.rate, duration: o.seconds, method: "POST", body: o.body,
-  headers: { "content-type": "application/json" },
-  requests: [{ setupRequest: (r) => ({ ...r, headers: { ...r.headers, authorization: o.keys[i++ % o.keys.length] } }) }],
-}, (error, result) => {
-  if (error) { console.error(String(error)); process.exit(1); }
-  console.log(JSON.stringify({ requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx }));
-});
-`;
-
 /**
- * Latency at a fixed offered rate: autocannon `overallRate` (pinned to CPU 1), 32 connections,
- * each request's `authorization` taken in turn from `keys` (so the load spreads over their orgs).
+ * Latency at a fixed offered rate: `_bench_paced.ts` in its own Deno process pinned to CPU 1, one
+ * request every 1000 / `rate` ms, each request's `authorization` taken in turn from `keys` (so the
+ * load spreads over their orgs). Network errors count as non-2xx.
  */
 export async function fixedRate(
   label: string,
   url: string,
   options: { rate: number; seconds: number; body: unknown; keys: string[] },
 ): Promise<RateResult> {
-  const script = `${DEPS_DIR}/fixed_rate.cjs`;
-  await Deno.writeTextFile(script, FIXED_RATE_SCRIPT);
-  const settings = { url, rate: options.rate, seconds: options.seconds, body: JSON.stringify(options.body) };
+  const script = new URL("./_bench_paced.ts", import.meta.url).pathname;
+  const settings = {
+    url,
+    rate: options.rate,
+    seconds: options.seconds,
+    body: JSON.stringify(options.body),
+    keys: options.keys.map((k) => `Bearer ${k}`),
+  };
   const { stdout, success, stderr } = await new Deno.Command("taskset", {
-    args: ["-c", "1", "node", script],
-    env: { FGW_BENCH_RATE: JSON.stringify({ ...settings, keys: options.keys.map((k) => `Bearer ${k}`) }) },
+    args: ["-c", "1", Deno.execPath(), "run", "--allow-net", "--allow-env", script],
+    env: { FGW_BENCH_PACED: JSON.stringify(settings) },
     stdout: "piped",
     stderr: "piped",
   }).output();
-  if (!success) throw new Error(`autocannon failed: ${new TextDecoder().decode(stderr)}`);
+  if (!success) throw new Error(`paced load failed: ${new TextDecoder().decode(stderr)}`);
   const result = JSON.parse(new TextDecoder().decode(stdout));
-  return { label, requests: result.requests, p50Ms: result.p50, p99Ms: result.p99, non2xx: result.non2xx };
+  return {
+    label,
+    requests: result.requests,
+    p50Ms: result.p50,
+    p99Ms: result.p99,
+    non2xx: result.non2xx + result.errors,
+  };
 }

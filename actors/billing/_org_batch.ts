@@ -2,12 +2,14 @@
  * The OrgActor's batch of money messages (reserve, settle, release) that were waiting together in
  * its mailbox: decided in mailbox order against the account in memory and committed in ONE
  * `BillingStore.commitBatch` (docs/billing.md, "Batched commits"); the in-memory decisions are in
- * `_org_batch_decisions.ts`. Private to actors/billing.
+ * `_org_batch_decisions.ts`. A run is first decided on what the actor remembers (`OrgMemory`),
+ * without reading storage, when every message of it commits a change. Private to actors/billing.
  */
 import type { BatchOutcome } from "../runtime/mod.ts";
 import { invalidField, requireAmount } from "./org_account.ts";
 import type { OrgMessage, OrgReply } from "./org_messages.ts";
 import type { AccountChange, BillingStore, OrgAccount } from "../../storage/billing_store.ts";
+import type { OrgMemory } from "./_org_memory.ts";
 import {
   decide,
   type MoneyMessage,
@@ -39,6 +41,8 @@ export interface BatchDeps {
   holdTtlMs: number;
   /** The OrgActor's own handling of one message: its single commit and every slow path. */
   single(message: MoneyMessage): Promise<OrgReply>;
+  /** What the actor remembers of its account: used, and kept up to date, by the batch. */
+  memory: OrgMemory;
 }
 
 /**
@@ -64,6 +68,8 @@ export async function runMoneyBatch(
       if (!run.committed) await runSingly(prepared, { from, end, outcomes, deps });
       from = end;
     } catch (error) {
+      // A failed commit may have been written or not: remember nothing of it.
+      deps.memory.forget();
       for (let i = from; i < messages.length; i++) outcomes[i] ??= { error };
       break;
     }
@@ -123,7 +129,8 @@ async function commitRun(
   prepared: Prepared[],
   at: { from: number; outcomes: (BatchOutcome<OrgReply> | undefined)[]; deps: BatchDeps },
 ): Promise<{ committed: boolean; end: number }> {
-  const { from, outcomes, deps } = at;
+  if (await commitFromMemory(prepared, at)) return { committed: true, end: prepared.length };
+  const { from, deps } = at;
   let refusedAt: number | undefined;
   let end = from;
   for (let attempt = 0; attempt < RUN_ATTEMPTS; attempt++) {
@@ -135,15 +142,49 @@ async function commitRun(
     const changes = plan.steps.flatMap((step) => step.change ? [step.change] : []);
     const accounts = await commitChanges(deps, changes);
     if (accounts) {
-      let next = 0;
-      for (const step of plan.steps) {
-        outcomes[step.index] = answer(step, step.change ? accounts[next++]! : null);
-      }
+      answerAll(plan.steps, accounts, at);
       return { committed: true, end };
     }
     refusedAt = state.account.version;
   }
   return { committed: false, end };
+}
+
+/**
+ * Decides the rest of the batch on the actor's memory and commits it, when every one of its
+ * messages commits a change (a refusal, a release of an unknown hold, a repeat or a settle of a
+ * hold it does not know needs storage read first); false when it did not (nothing answered).
+ */
+async function commitFromMemory(
+  prepared: Prepared[],
+  at: { from: number; outcomes: (BatchOutcome<OrgReply> | undefined)[]; deps: BatchDeps },
+): Promise<boolean> {
+  const { deps } = at;
+  const state = deps.memory.state(deps.clock());
+  if (!state) return false;
+  const plan = decide(prepared, state, { ...at, refusable: new Set() });
+  if (plan.end < prepared.length || plan.steps.some((step) => !step.change)) return false;
+  const accounts = await commitChanges(deps, plan.steps.map((step) => step.change!));
+  if (!accounts) return false;
+  answerAll(plan.steps, accounts, at);
+  return true;
+}
+
+/** Answers each step from the account after its change (in order), and remembers the result. */
+function answerAll(
+  steps: Step[],
+  accounts: OrgAccount[],
+  at: { outcomes: (BatchOutcome<OrgReply> | undefined)[]; deps: BatchDeps },
+): void {
+  const { memory } = at.deps;
+  let next = 0;
+  for (const step of steps) {
+    const after = step.change ? accounts[next++]! : null;
+    at.outcomes[step.index] = answer(step, after);
+    if (after) memory.account(after);
+    if (step.change?.addHold) memory.held(step.change.addHold);
+    if (step.change?.removeHoldId !== undefined) memory.gone(step.change.removeHoldId);
+  }
 }
 
 function answer(step: Step, after: OrgAccount | null): BatchOutcome<OrgReply> {
@@ -201,7 +242,10 @@ async function commitChanges(deps: BatchDeps, changes: AccountChange[]): Promise
   return next ? [next] : null;
 }
 
-/** The account, the holds the run's messages name, and the counters of its capped reserves. */
+/**
+ * The account, the holds the run's messages name, and the counters of its capped reserves (what
+ * was read of the account and those holds is remembered).
+ */
 async function load(
   prepared: Prepared[],
   at: { from: number; outcomes: (BatchOutcome<OrgReply> | undefined)[]; deps: BatchDeps },
@@ -210,12 +254,16 @@ async function load(
   const open = prepared.slice(from).filter((_, i) => !outcomes[from + i]);
   const now = deps.clock();
   const capKeys = [...new Set(open.flatMap(({ message }) => reserveCapKey(message, now)))];
+  const named = [...new Set(open.map((step) => step.holdId))];
   const [account, holds, ...spent] = await Promise.all([
     deps.billing.getAccount(deps.orgId),
-    deps.billing.getHolds(deps.orgId, [...new Set(open.map((step) => step.holdId))]),
+    deps.billing.getHolds(deps.orgId, named),
     ...capKeys.map((key) => deps.billing.dailySpend(...splitCapKey(key))),
   ]);
   if (!account) throw new Error(`Cannot read account: organisation ${deps.orgId} has none`);
+  deps.memory.account(account);
+  for (const id of named) deps.memory.gone(id);
+  for (const hold of holds) deps.memory.held(hold);
   return {
     account,
     holds: new Map(holds.map((hold) => [hold.id, hold])),

@@ -3,20 +3,20 @@ import { type Actor, type ActorKind, type BatchOutcome, conditionalWrite, LOST }
 import { ServiceError } from "../kernel/mod.ts";
 import { changeMiners, type MinerMessage } from "./_org_miners.ts";
 import { isMoney, type MoneyMessage, runMoneyBatch } from "./_org_batch.ts";
+import { OrgMemory } from "./_org_memory.ts";
+import { type CreditDeps, creditOrg } from "./_org_credit.ts";
 import {
   available,
   balanceOf,
   holdIdInUse,
   insufficientCredits,
   invalidField,
-  overMaximum,
   repeatedSettle,
   requireAmount,
   settleChange,
   spendCapReached,
 } from "./org_account.ts";
 import {
-  type CreditReply,
   type DailyCap,
   endsHold,
   type MinerReply,
@@ -28,14 +28,7 @@ import {
   type ReserveReply,
   type SettleReply,
 } from "./org_messages.ts";
-import {
-  type BillingStore,
-  type Hold,
-  type LedgerEntry,
-  MAX_MICRO,
-  type OrgAccount,
-  utcDay,
-} from "../../storage/billing_store.ts";
+import { type BillingStore, type Hold, type OrgAccount, utcDay } from "../../storage/billing_store.ts";
 import type { OrgRecord, OrgStore } from "../../storage/org_store.ts";
 
 export type * from "./org_messages.ts";
@@ -50,8 +43,8 @@ export interface OrgActorDeps {
 }
 
 /**
- * Commit attempts of a credit or settle (`conditionalWrite`): a hold released or settled, or a
- * reference taken, elsewhere in between needs another look.
+ * Commit attempts of a settle (`conditionalWrite`): a hold released or settled elsewhere in
+ * between needs another look.
  */
 const COMMIT_ATTEMPTS = 4;
 
@@ -68,6 +61,8 @@ export class OrgActor implements Actor<OrgMessages> {
   readonly #deps: OrgActorDeps;
   /** The org as last read: null until it exists. */
   #org: OrgRecord | null;
+  /** The account and holds as its commits and reads last left them (a hint for batches). */
+  readonly #memory = new OrgMemory();
 
   constructor(id: string, deps: OrgActorDeps, org: OrgRecord | null) {
     this.#id = id;
@@ -84,7 +79,7 @@ export class OrgActor implements Actor<OrgMessages> {
       case "balance":
         return balanceOf(await this.#account());
       case "credit":
-        return await this.#credit(message.amountMicro, message.reference);
+        return await creditOrg(this.#creditDeps(), message.amountMicro, message.reference);
       case "reserve":
       case "settle":
       case "release":
@@ -113,6 +108,7 @@ export class OrgActor implements Actor<OrgMessages> {
       clock,
       holdTtlMs,
       single: (message) => this.#money(message),
+      memory: this.#memory,
     });
   }
 
@@ -130,56 +126,6 @@ export class OrgActor implements Actor<OrgMessages> {
     this.#org = { ...org, defaultMinerHotkey: null };
     const empty = { balanceMicro: 0n, heldMicro: 0n, lastUsageAtMs: null, version: 0 };
     return { org: this.#org, balance: balanceOf(empty), miners: [] };
-  }
-
-  async #credit(amountMicro: bigint, reference: string): Promise<CreditReply> {
-    requireAmount(amountMicro, { field: "amountMicro", min: 1n });
-    const { billing } = this.#deps;
-    return await conditionalWrite({
-      what: `credit ${this.#id}`,
-      attempts: COMMIT_ATTEMPTS,
-      // An earlier credit with this reference, or a concurrent one (another instance) that won the race.
-      load: () => billing.findCredit(this.#id, reference),
-      apply: async (earlier) => {
-        if (earlier) return await this.#repeatedCredit(earlier, amountMicro);
-        const fresh = await this.#creditNew(amountMicro, reference);
-        if (fresh) return fresh;
-        // Refused by the store: the reference was taken meanwhile, or the balance would pass 2^63-1
-        // (checked in the commit, so concurrent credits on several instances cannot overflow).
-        const taken = await billing.findCredit(this.#id, reference);
-        if (!taken && (await this.#account()).balanceMicro > MAX_MICRO - amountMicro) throw overMaximum();
-        return LOST;
-      },
-    });
-  }
-
-  async #repeatedCredit(earlier: LedgerEntry, amountMicro: bigint): Promise<CreditReply> {
-    if (earlier.amountMicro !== amountMicro) {
-      throw new ServiceError("conflict", "Reference was already credited with another amount", {
-        details: { reference: earlier.reference, amountMicro: earlier.amountMicro.toString() },
-      });
-    }
-    return { entry: earlier, duplicate: true, balance: balanceOf(await this.#account()) };
-  }
-
-  /** Commits a credit with an unused reference; null when the store refused it. */
-  async #creditNew(amountMicro: bigint, reference: string): Promise<CreditReply | null> {
-    const atMs = this.#deps.clock();
-    const next = await this.#deps.billing.commit(this.#id, {
-      atMs,
-      entry: { kind: "credit", amountMicro, reference },
-    });
-    if (!next) return null;
-    const entry: LedgerEntry = {
-      seq: next.version,
-      atMs,
-      kind: "credit",
-      amountMicro,
-      balanceAfterMicro: next.balanceMicro,
-      reference,
-      holdId: null,
-    };
-    return { entry, duplicate: false, balance: balanceOf(next) };
   }
 
   async #reserve(message: Extract<OrgMessage, { type: "reserve" }>): Promise<ReserveReply> {
@@ -203,7 +149,10 @@ export class OrgActor implements Actor<OrgMessages> {
       };
       const change = { atMs: now, addHold: hold, ...(cap ? { capLimitMicro: cap.limitMicro } : {}) };
       const next = await this.#deps.billing.commit(this.#id, change);
-      return next ? { holdId, amountMicro, expiresAt: isoAt(hold.expiresAtMs) } : null;
+      if (!next) return null;
+      this.#memory.account(next);
+      this.#memory.held(hold);
+      return { holdId, amountMicro, expiresAt: isoAt(hold.expiresAtMs) };
     };
     // Refused: a repeat of an earlier reserve (same hold id), or not enough available — unless
     // expired holds were still counted.
@@ -253,7 +202,9 @@ export class OrgActor implements Actor<OrgMessages> {
       load: () => Promise.resolve(false),
       apply: async (holdStored) => {
         const next = await billing.commit(this.#id, settleChange(message, { atMs: clock(), holdStored }));
+        this.#memory.gone(holdId);
         if (next) {
+          this.#memory.account(next);
           return { ...charged, balanceAfterMicro: next.balanceMicro, availableAfterMicro: available(next) };
         }
         // The hold is gone: settled before (a repeat), or released or expired before the call
@@ -274,6 +225,8 @@ export class OrgActor implements Actor<OrgMessages> {
       atMs: this.#deps.clock(),
       removeHoldId: holdId,
     });
+    this.#memory.gone(holdId);
+    if (next) this.#memory.account(next);
     return { released: next !== null };
   }
 
@@ -307,6 +260,11 @@ export class OrgActor implements Actor<OrgMessages> {
   async #requireOrg(): Promise<void> {
     this.#org ??= await this.#deps.orgs.get(this.#id);
     if (!this.#org) throw new ServiceError("not_found", `Organisation not found: ${this.#id}`);
+  }
+
+  #creditDeps(): CreditDeps {
+    const { billing, clock } = this.#deps;
+    return { orgId: this.#id, billing, clock, memory: this.#memory, account: () => this.#account() };
   }
 
   /** The account as stored now (another instance may have changed it). */

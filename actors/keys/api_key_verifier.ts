@@ -31,6 +31,8 @@ export interface Admission {
   nowMs: number;
   /** The key's org balance, read by the storage step that counted the request. */
   balance: BalanceReply;
+  /** The org's default miner, read by that step too. */
+  defaultMinerHotkey: string | null;
 }
 
 /** A request's place in its window and the balance read with it; null when the key was refused. */
@@ -190,6 +192,6 @@ export class ApiKeyVerifier {
     });
     if (!reply) return uses.map(() => null);
     const first = reply.count - uses.length + 1;
-    return uses.map((_, i) => ({ count: first + i, balance: reply.balance }));
+    return uses.map((_, i) => ({ ...reply, count: first + i }));
   }
 }

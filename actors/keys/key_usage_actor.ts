@@ -3,10 +3,11 @@ import type { BalanceReply } from "../billing/mod.ts";
 import type { Actor, ActorSystem, UniformMessages } from "../runtime/mod.ts";
 import type { KeyUsageStore, OrgKeyUse } from "../../storage/key_usage_store.ts";
 
-/** A counted use: the window's count including it, and the org's balance read by the same step. */
+/** A counted use: the window's count including it, and the org's balance and default miner read by the same step. */
 export interface KeyUseReply {
   count: number;
   balance: BalanceReply;
+  defaultMinerHotkey: string | null;
 }
 
 /**
@@ -32,7 +33,9 @@ export class KeyUsageActor implements Actor<KeyUseMessages> {
 
   async receive(use: OrgKeyUse): Promise<KeyUseReply | null> {
     const counted = await this.#usage.count(this.#keyId, use);
-    return counted && { count: counted.count, balance: balanceOf(counted.account) };
+    if (!counted) return null;
+    const { count, account, defaultMinerHotkey } = counted;
+    return { count, balance: balanceOf(account), defaultMinerHotkey };
   }
 }
 

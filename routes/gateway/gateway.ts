@@ -10,7 +10,7 @@ import { completionRoute, CREDITS_REMAINING, listProvidersRoute } from "./gatewa
 
 export interface GatewayRouteDeps extends BilledCallDeps {
   keys: ApiKeyAccess;
-  orgs: Pick<OrgStore, "get" | "minerRegistration">;
+  orgs: Pick<OrgStore, "minerRegistration">;
   /** `FGW_GATEWAY_MAX_BODY_BYTES`: the completion body's limit (413 beyond). */
   maxBodyBytes: number;
 }
@@ -25,7 +25,10 @@ export function gatewayRoutes(deps: GatewayRouteDeps): OpenAPIHono<KeyEnv> {
   return app.openapi(completionRoute(deps), async (c) => {
     const body = c.req.valid("json");
     const key = c.get("apiKey");
-    const minerHotkey = await attributedMiner(deps.orgs, key, body.minerHotkey);
+    const minerHotkey = await attributedMiner(deps.orgs, key, {
+      requested: body.minerHotkey,
+      orgDefault: c.get("orgDefaultMiner"),
+    });
     const result = await billedCall(deps, body, {
       orgId: key.orgId,
       requestId: c.env.requestId,
@@ -71,13 +74,15 @@ function notRegistered(hotkey: string, why: string): ServiceError {
  * The miner a call is attributed to (spec §4): the body's `minerHotkey`, else the key's pinned
  * miner, else the organisation's default miner, else none. A named or pinned miner must be
  * registered to the key's organisation now (403 `miner_not_registered`): a pinned miner may have
- * been unregistered, or moved to another organisation, since the key was issued.
+ * been unregistered, or moved to another organisation, since the key was issued. The default
+ * miner is the one the key's admission read with the org's balance (no read of its own).
  */
 export async function attributedMiner(
   orgs: GatewayRouteDeps["orgs"],
   key: AuthenticatedKey,
-  requested: string | undefined,
+  miners: { requested: string | undefined; orgDefault: string | null },
 ): Promise<string | null> {
+  const { requested, orgDefault } = miners;
   const named = requested ?? key.pinnedMinerHotkey;
   if (named !== undefined) {
     if ((await orgs.minerRegistration(named))?.orgId !== key.orgId) {
@@ -85,5 +90,5 @@ export async function attributedMiner(
     }
     return named;
   }
-  return (await orgs.get(key.orgId))?.defaultMinerHotkey ?? null;
+  return orgDefault;
 }

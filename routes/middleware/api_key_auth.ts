@@ -10,12 +10,13 @@ import { type Admission, ApiKeyVerifier, type AuthenticatedKey } from "../../act
 import { secondsUntilReset } from "../../actors/keys/mod.ts";
 
 /**
- * Context of a route behind `apiKeyAuth`: `c.get("apiKey")` is the authenticated key and
- * `c.get("orgBalance")` its org's balance, read by the storage step that admitted the request.
+ * Context of a route behind `apiKeyAuth`: `c.get("apiKey")` is the authenticated key,
+ * `c.get("orgBalance")` its org's balance and `c.get("orgDefaultMiner")` the org's default miner,
+ * read by the storage step that admitted the request.
  */
 export type KeyEnv = {
   Bindings: AppEnv["Bindings"];
-  Variables: { apiKey: AuthenticatedKey; orgBalance: BalanceReply };
+  Variables: { apiKey: AuthenticatedKey; orgBalance: BalanceReply; orgDefaultMiner: string | null };
 };
 
 /** What key authentication needs, built once per app instance. */
@@ -59,7 +60,8 @@ export interface ApiKeyAuthOptions {
  * API-key authentication for one route, in this order: signature headers → 403 `wrong_auth_scheme`;
  * missing, malformed, unknown, rotated-out, revoked, deleted or expired key → 401 `unauthenticated`;
  * per-key rate limit (shared fixed one-minute windows; headers on every answer from here on) →
- * 429 `rate_limited`; scope → 403 `insufficient_scope`. Sets `c.get("apiKey")` and `c.get("orgBalance")`.
+ * 429 `rate_limited`; scope → 403 `insufficient_scope`. Sets `c.get("apiKey")`, `c.get("orgBalance")`
+ * and `c.get("orgDefaultMiner")`.
  */
 export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<KeyEnv> {
   const { scope, access } = options;
@@ -77,6 +79,7 @@ export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<KeyEnv
     }
     c.set("apiKey", key);
     c.set("orgBalance", admission.balance);
+    c.set("orgDefaultMiner", admission.defaultMinerHotkey);
     await next();
   };
 }

@@ -22,16 +22,16 @@ export interface AddHits extends WindowHits {
   onOpen?: { key: Deno.KvKey; value: unknown };
   /**
    * Read in the same snapshot as the window (not checked by the commit: the count does not depend
-   * on it). When `required` and the entry is absent, nothing is counted and `addHits` answers null.
+   * on them). When `required` and one of them is absent, nothing is counted and `addHits` answers null.
    */
-  alsoRead?: { key: Deno.KvKey; required?: boolean };
+  alsoRead?: { keys: Deno.KvKey[]; required?: boolean };
 }
 
-/** A counted step: the window's new count, and the `alsoRead` entry's value as the step saw it. */
-export interface HitsAdded<A> {
+/** A counted step: the window's new count, and the `alsoRead` entries' values as the step saw them. */
+export interface HitsAdded {
   count: number;
-  /** Undefined without `alsoRead`; null when that entry is absent (and not `required`). */
-  alsoRead: A | null | undefined;
+  /** In the order of `alsoRead.keys` (null for an absent entry; empty without `alsoRead`). */
+  alsoRead: unknown[];
 }
 
 /**
@@ -39,15 +39,15 @@ export interface HitsAdded<A> {
  * check is what keeps racing handles from losing each other's hits). Returns the new count, or
  * null when the guard says no.
  */
-export async function addHits<A = unknown>(kv: Deno.Kv, add: AddHits): Promise<HitsAdded<A> | null> {
+export async function addHits(kv: Deno.Kv, add: AddHits): Promise<HitsAdded | null> {
   const key = windowKey(add.bucket, add.windowStartMs);
-  const keys = [key, ...(add.guard ? [add.guard.key] : []), ...(add.alsoRead ? [add.alsoRead.key] : [])];
+  const keys = [key, ...(add.guard ? [add.guard.key] : []), ...(add.alsoRead?.keys ?? [])];
   return await retryConditional(async () => {
     const [current, ...others] = await kv.getMany<unknown[]>(keys);
-    const guard = add.guard ? others[0] : undefined;
+    const guard = add.guard ? others.shift() : undefined;
     if (guard && !add.guard!.stillValid(guard)) return null;
-    const also = add.alsoRead ? others.at(-1)!.value as A | null : undefined;
-    if (add.alsoRead?.required && also === null) return null;
+    const also = others.map((entry) => entry.value);
+    if (add.alsoRead?.required && also.includes(null)) return null;
     const previous = current!.value as number | null;
     const count = (previous ?? 0) + (add.hits ?? 1);
     const result = await commitAtomic(() => {

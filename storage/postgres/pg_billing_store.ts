@@ -1,6 +1,8 @@
 import type { Fragment } from "postgres";
 import { type BigintSql, commitChange } from "./_pg_commit.ts";
 import { commitBatch } from "./_pg_commit_batch.ts";
+import { groupedCommit, type GroupedOutcome, type OrgChanges, plainBatch } from "./_pg_grouped_commit.ts";
+import { isStatementBug, StatementGroups } from "./_pg_groups.ts";
 import { ACCOUNT, type AccountRow, toAccount } from "./_pg_account.ts";
 import {
   type AccountChange,
@@ -47,6 +49,13 @@ interface UsageRow {
 }
 
 const LEDGER = "seq, at_ms, kind, amount_micro, balance_after_micro, reference, hold_id";
+/** Changes one grouped statement takes at most (several orgs' batches). */
+const GROUP_MAX_CHANGES = 256;
+/**
+ * Grouped statements in flight at once: while one waits for its commit to be flushed, the next
+ * runs, and the commits arriving meanwhile wait for a place (and so share statements).
+ */
+const GROUPS_IN_FLIGHT = 2;
 const HOLD_COLUMNS = "hold_id, amount_micro, created_at_ms, expires_at_ms, cap_miner, cap_day";
 const USAGE = "seq, at_ms, hold_id, key_id, miner_hotkey, description, metadata, amount_micro";
 
@@ -60,14 +69,29 @@ const USAGE = "seq, at_ms, hold_id, key_id, miner_hotkey, description, metadata,
  * row lock and each re-checks the conditions on the row as the previous one left it (READ
  * COMMITTED); unique keys (hold reservation, ledger reference and hold id) refuse the rest. So the
  * database is the arbiter between service instances.
+ *
+ * Plain commits (new uncapped holds, releases, settles: `plainBatch`), single or batched, are
+ * grouped instead: the commits of every org made while earlier ones are in flight go together in
+ * ONE set-based statement (`groupedCommit`, _pg_grouped_commit.ts; `StatementGroups`), each org's
+ * changes still all or none and checked as above. An org that statement cannot decide (its version
+ * moved between its snapshot and its lock, it removes a capped hold), and every org of a group
+ * whose statement failed, is committed alone as before.
  */
 export class PgBillingStore implements BillingStore {
   /** One transaction of statements sent together: bounded only to keep a batch's wait short. */
   readonly maxBatch = 64;
   readonly #sql: BigintSql;
+  readonly #groups: StatementGroups<OrgChanges, OrgAccount[] | null>;
 
   constructor(sql: BigintSql) {
     this.#sql = sql;
+    this.#groups = new StatementGroups({
+      run: (entries) => this.#runGroup(entries),
+      keyOf: (entry) => entry.orgId,
+      sizeOf: (entry) => entry.changes.length,
+      maxSize: GROUP_MAX_CHANGES,
+      maxInFlight: GROUPS_IN_FLIGHT,
+    });
   }
 
   async getAccount(orgId: string): Promise<OrgAccount | null> {
@@ -77,15 +101,36 @@ export class PgBillingStore implements BillingStore {
     return row ? toAccount(row) : null;
   }
 
-  commit(orgId: string, change: AccountChange): Promise<OrgAccount | null> {
-    return commitChange(this.#sql, orgId, change);
+  async commit(orgId: string, change: AccountChange): Promise<OrgAccount | null> {
+    if (!plainBatch([change])) return await commitChange(this.#sql, orgId, change);
+    return (await this.#groups.submit({ orgId, changes: [change] }))?.[0] ?? null;
   }
 
   commitBatch(orgId: string, changes: AccountChange[]): Promise<OrgAccount[] | null> {
     if (changes.length > this.maxBatch) {
       return Promise.reject(new RangeError(`Cannot commit more than ${this.maxBatch} changes at once`));
     }
-    return commitBatch(this.#sql, orgId, changes);
+    if (changes.length === 0 || !plainBatch(changes)) return commitBatch(this.#sql, orgId, changes);
+    return this.#groups.submit({ orgId, changes });
+  }
+
+  /**
+   * One group's statement; the orgs it answers "retry", and all of them when it failed (one org's
+   * refused id or bad amount must not fail the others), are committed alone. A statement the
+   * server cannot run at all (a bug: SQLSTATE class 42, 0A) fails every org.
+   */
+  async #runGroup(entries: OrgChanges[]): Promise<PromiseSettledResult<OrgAccount[] | null>[]> {
+    const outcomes: GroupedOutcome[] = await groupedCommit(this.#sql, entries).catch((error) => {
+      if (isStatementBug(error)) throw error;
+      return entries.map(() => "retry" as const);
+    });
+    return await Promise.allSettled(entries.map(({ orgId, changes }, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome !== "retry") return Promise.resolve(outcome);
+      return changes.length === 1
+        ? commitChange(this.#sql, orgId, changes[0]!).then((next) => next && [next])
+        : commitBatch(this.#sql, orgId, changes);
+    }));
   }
 
   async dailySpend(minerHotkey: string, day: string): Promise<bigint> {

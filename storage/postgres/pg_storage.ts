@@ -20,6 +20,8 @@ import { PgForecastHistoryStore } from "./pg_forecast_history_store.ts";
 export interface PgStorageOptions {
   /** Connection pool size. */
   maxConnections?: number;
+  /** Told the text of every statement sent (tests count statements with it). */
+  onStatement?: (text: string) => void;
 }
 
 /** Connects to PostgreSQL at `url`, applies pending migrations, and returns the adapter. */
@@ -28,6 +30,9 @@ export async function openPgStorage(url: string, options: PgStorageOptions = {})
     max: options.maxConnections ?? 10,
     onnotice: () => {},
     types: { bigint: postgres.BigInt },
+    ...(options.onStatement
+      ? { debug: (_connection: number, text: string) => options.onStatement!(text) }
+      : {}),
   });
   await migrate(sql);
   return {

@@ -36,6 +36,7 @@ adapterTest(
     await using w = await gatewayWorld({
       storage: adapter.storage,
       creditMicro: String(FAKE_HOLD * BigInt(K)),
+      providerTimeoutMs: 10_000,
       fake: { usage: usageAtBound },
     });
     const peer = await w.openPeer(await adapter.openAnother());
@@ -50,7 +51,11 @@ adapterTest(
     const statuses = responses.map((r) => r.status);
     const ok = bodies.filter((_, i) => statuses[i] === 200);
     assert.equal(ok.length, K, `statuses: ${JSON.stringify(Object.groupBy(statuses, (s) => s))}`);
-    assert.equal(statuses.filter((s) => s === 402).length, CALLS - K);
+    assert.equal(
+      statuses.filter((s) => s === 402).length,
+      CALLS - K,
+      JSON.stringify(bodies.filter((_, i) => statuses[i] !== 402 && statuses[i] !== 200)),
+    );
     assert.ok(bodies.every((b, i) => statuses[i] !== 402 || b.error.code === "insufficient_credits"));
     assert.equal(w.fake.requests.length, K, "a refused call never reaches the provider");
     assert.ok(ok.every((b) => b.costMicro === String(FAKE_HOLD)), "usage at the bound costs the hold");
@@ -82,6 +87,7 @@ adapterTest(
     await using w = await gatewayWorld({
       storage: adapter.storage,
       creditMicro: String(FAKE_HOLD * BigInt(K)),
+      providerTimeoutMs: 10_000,
     });
     const peer = await w.openPeer(await adapter.openAnother());
     const instances = [w.service, peer];

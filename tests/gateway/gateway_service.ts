@@ -28,14 +28,17 @@ export const ECHO_CALL = { provider: "echo", model: "echo-1", messages: ECHO_MES
 export const ECHO_HOLD = 175n;
 export const ECHO_COST = 8n;
 
-/** The provider catalog of the tests: the fake OpenAI server and the built-in echo. */
-export function providersFor(fake: FakeOpenAi | null): unknown {
+/**
+ * The provider catalog of the tests: the fake OpenAI server (its answers awaited `timeoutMs`,
+ * default 300, which the "slow" answer outlasts) and the built-in echo.
+ */
+export function providersFor(fake: FakeOpenAi | null, timeoutMs = 300): unknown {
   const remote = fake && {
     id: "fake",
     kind: "openai",
     baseUrl: fake.baseUrl,
     apiKeyEnv: "FAKE_OPENAI_KEY",
-    timeoutMs: 300,
+    timeoutMs,
     models: [
       { id: "gpt-test", inputMicroPerMTok: "1000000", outputMicroPerMTok: "2000000" },
       // Listed, but the fake does not serve it (404 model_not_found).
@@ -67,12 +70,17 @@ export interface GatewayWorldOptions {
   storage?: Storage;
   /** Terms of the world's key (scopes default `gateway:write`, `billing:read`). */
   key?: Record<string, unknown>;
+  /**
+   * How long the fake's answers are awaited (default 300 ms). Races of hundreds of calls on a
+   * loaded host give it more: an answer later than 300 ms is not what they test.
+   */
+  providerTimeoutMs?: number;
 }
 
 export async function gatewayWorld(options: GatewayWorldOptions = {}): Promise<GatewayWorld> {
   const fake = new FakeOpenAi(options.fake ?? {});
   const providersFile = await Deno.makeTempFile({ prefix: "fgw_providers_", suffix: ".json" });
-  await Deno.writeTextFile(providersFile, JSON.stringify(providersFor(fake)));
+  await Deno.writeTextFile(providersFile, JSON.stringify(providersFor(fake, options.providerTimeoutMs)));
   const env = { FGW_ADMIN_TOKEN: ADMIN_TOKEN, FGW_PROVIDERS_FILE: providersFile, ...options.env };
   const service = await openTestService({
     env,

@@ -33,7 +33,7 @@ adapterTest(
   async (adapter) => {
     await using fake = new FakeOpenAi({ usage: usageAtBound });
     const providersFile = await Deno.makeTempFile({ suffix: ".json" });
-    await Deno.writeTextFile(providersFile, JSON.stringify(providersFor(fake)));
+    await Deno.writeTextFile(providersFile, JSON.stringify(providersFor(fake, 10_000)));
     const env = {
       FGW_PROVIDERS_FILE: providersFile,
       FGW_VALIDATOR_DAILY_CAP_MICRO: String(FAKE_HOLD * BigInt(K)),

@@ -40,7 +40,7 @@ async function seed(storage: Storage, system: ActorSystem): Promise<void> {
 }
 
 adapterTest(
-  "a key's usage actor counts its uses and answers the org's balance of the same step",
+  "a key's usage actor counts its uses and answers the org's balance and default miner of the same step",
   async ({ storage }) => {
     const system = new ActorSystem({ clock: Date.now });
     await seed(storage, system);
@@ -49,6 +49,7 @@ adapterTest(
     assert.deepEqual(first, {
       count: 3,
       balance: { balanceMicro: 2_500_000n, heldMicro: 0n, availableMicro: 2_500_000n, lastUsageAt: null },
+      defaultMinerHotkey: null,
     });
     assert.equal((await count("k1", { ...USE, orgId: "org_a" }))?.count, 4);
     assert.equal(await count("k1", { ...USE, orgId: "org_b" }), null, "another org's key");

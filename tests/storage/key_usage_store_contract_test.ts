@@ -50,7 +50,11 @@ adapterTest(
       expectedVersion: 1,
       hits: 2,
     });
-    assert.deepEqual(counted, { count: 2, account: await storage.billing.getAccount("org_a") });
+    assert.deepEqual(counted, {
+      count: 2,
+      account: await storage.billing.getAccount("org_a"),
+      defaultMinerHotkey: null,
+    });
     assert.equal(counted?.account.balanceMicro, 0n);
     assert.equal(
       await storage.keyUsage.count("k1", { ...WINDOW, orgId: "org_b", expectedVersion: 1 }),
@@ -84,9 +88,24 @@ adapterTest(
     });
     assert.deepEqual(held, { balanceMicro: 500n, heldMicro: 120n, lastUsageAtMs: null, version: 2 });
     const counted = await storage.keyUsage.count("k1", { ...WINDOW, orgId: "org_a", expectedVersion: 1 });
-    assert.deepEqual(counted, { count: 1, account: held });
+    assert.deepEqual(counted, { count: 1, account: held, defaultMinerHotkey: null });
     assert.notDeepEqual(counted?.account, credited, "not an older version of the account");
     assert.deepEqual(await storage.billing.getAccount("org_a"), held, "counting did not change the account");
+  },
+);
+
+adapterTest(
+  "key usage store reads the org's default miner with the count, as it is at that step",
+  async ({ storage }) => {
+    await createOrgA(storage);
+    await storage.apiKeys.create(record("k1"));
+    const use = { ...WINDOW, orgId: "org_a", expectedVersion: 1 };
+    assert.equal((await storage.keyUsage.count("k1", use))?.defaultMinerHotkey, null);
+    const hotkey = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY";
+    await storage.orgs.registerMiner("org_a", hotkey, { atMs: 1, makeDefault: true });
+    assert.equal((await storage.keyUsage.count("k1", use))?.defaultMinerHotkey, hotkey);
+    await storage.orgs.unregisterMiner("org_a", hotkey);
+    assert.equal((await storage.keyUsage.count("k1", use))?.defaultMinerHotkey, null);
   },
 );
 
