@@ -1,5 +1,4 @@
-import postgres from "postgres";
-import { createScratchDatabase } from "../../scripts/scratch_database.ts";
+import { takePooledDatabase } from "./database_pool.ts";
 import type { PGlite } from "@electric-sql/pglite";
 import { PgliteServer } from "./pglite_server.ts";
 import { tmpdir } from "node:os";
@@ -29,11 +28,11 @@ interface FileDatabase {
 }
 
 /**
- * This test file's database, made by its first PostgreSQL test (each test file runs in its own
- * worker, so module state is per file) and dropped after its last: a scratch database on the
- * server at DATABASE_URL (CI), else an embedded PGlite served over a local socket, so tests pass on
- * a machine without PostgreSQL. Making one costs from a hundred milliseconds (a server under load:
- * `CREATE DATABASE` copies a template and checkpoints) to two seconds (PGlite); emptying it, a few.
+ * This test file's database, taken by its first PostgreSQL test (each test file runs in its own
+ * worker, so module state is per file) and given back after its last: a database of the pool kept
+ * on the server at DATABASE_URL (CI; `takePooledDatabase`), else an embedded PGlite served over a
+ * local socket, so tests pass on a machine without PostgreSQL. Taking one costs a few milliseconds
+ * on a server (making one, about 0.6 s) and about a second for a PGlite; emptying it, a few.
  */
 let fileDatabase: Promise<FileDatabase> | undefined;
 /** A test holds the database: tests within a file run one after the other, so at most one. */
@@ -100,30 +99,14 @@ const EMPTY_TABLES = `DO $$ DECLARE t record; filled text[] := '{}'; has_rows bo
 END $$;`;
 
 async function createServerDatabase(serverUrl: string): Promise<FileDatabase> {
-  const scratch = await createScratchDatabase(serverUrl, { prefix: "fgw_test_" });
-  const admin = postgres(scratch.url, { max: 1, onnotice: () => {} });
-  // Test data need not survive a server crash: commits of this database do not wait for the disk
-  // (a quarter off the storage contract suite's time on a busy machine).
-  const name = new URL(scratch.url).pathname.slice(1);
-  try {
-    await admin.unsafe(
-      `ALTER DATABASE "${name}" SET synchronous_commit TO off; SET synchronous_commit TO off`,
-    );
-  } catch (error) {
-    await admin.end();
-    await scratch.drop();
-    throw error;
-  }
+  const pooled = await takePooledDatabase(serverUrl);
   return {
-    url: scratch.url,
+    url: pooled.url,
     maxConnections: 10,
     empty: async () => {
-      await admin.unsafe(EMPTY_TABLES);
+      await pooled.admin.unsafe(EMPTY_TABLES);
     },
-    close: async () => {
-      await admin.end();
-      await scratch.drop();
-    },
+    close: () => pooled.release(),
   };
 }
 
