@@ -3,17 +3,19 @@
  * in order, all or none) in ONE statement, set-based (`unnest` of one array per column), so that
  * orgs committing at the same time share one round trip, one statement and one durable commit.
  * Only plain changes take this path (`plainBatch`: uncapped new holds, releases, settles of the
- * hold they remove); everything else, and every org this statement cannot decide, goes through
- * `commitBatch` (_pg_commit_batch.ts). Private to storage/postgres.
+ * hold they remove); everything else goes through `commitBatch` (_pg_commit_batch.ts), and so
+ * does every org of a group whose statement failed. Private to storage/postgres.
  *
- * How it stays exact without per-change statements: it locks the orgs' rows (in id order, so two
- * such statements never deadlock on them) and keeps only the orgs whose locked version is the one
- * its own snapshot reads. For those no commit came between the snapshot and the lock (every change
- * of an account, its holds or ledger bumps the version under that lock), so what the statement
- * reads of them is current, and each change's conditions are checked on the account as the
- * changes before it leave it: window sums give the balance and held amount after every change.
- * An org whose version moved in between, or that removes a capped hold (its daily counter moves in
- * the per-change path), is answered "retry".
+ * How it keeps every condition of the per-change path: it locks the orgs' rows first, in id order
+ * (two such statements never deadlock on them), then the rows of the holds the changes remove (a
+ * hold another commit removed first is not found), both as the latest commit left them. The
+ * account `UPDATE` then applies each org's changes at once, under conditions PostgreSQL rechecks
+ * on the row as the lock found it: every removed hold was found, no new hold id was reserved or
+ * settled before, and the available amount covers `need`, the most any new hold asks beyond what
+ * the changes before it freed (window sums in change order); so each new hold fits where it
+ * stands, as if committed alone. Only then are the found holds of the applied orgs deleted and the
+ * new rows written; an org refused there writes nothing and the others still apply. A removed
+ * capped hold moves its miner's daily counter in the same statement.
  */
 import type { BigintSql } from "./_pg_commit.ts";
 import type { AccountChange, OrgAccount } from "../billing_store.ts";
@@ -24,8 +26,8 @@ export interface OrgChanges {
   changes: AccountChange[];
 }
 
-/** The account after each change; null when a condition failed; "retry" for the per-change path. */
-export type GroupedOutcome = OrgAccount[] | null | "retry";
+/** The account after each change, or null when a condition failed (nothing written). */
+export type GroupedOutcome = OrgAccount[] | null;
 
 /** The kind of a change the grouped statement takes, or null. */
 function plainKind(change: AccountChange): "reserve" | "release" | "settle" | null {
@@ -75,12 +77,11 @@ function columns(entries: OrgChanges[]) {
 }
 
 interface OutcomeRow {
-  outcome: "applied" | "retry";
   org_id: string;
   idx: number;
-  balance_after: bigint | null;
-  held_after: bigint | null;
-  version_after: bigint | null;
+  balance_after: bigint;
+  held_after: bigint;
+  version_after: bigint;
   last_usage_after: bigint | null;
 }
 
@@ -97,73 +98,92 @@ export async function groupedCommit(sql: BigintSql, entries: OrgChanges[]): Prom
       AS c(org_id, idx, at_ms, add_id, add_amount, add_created, add_expires, remove_id, entry_amount,
         usage_key, usage_miner, usage_description, usage_metadata, usage_amount)),
     locked AS MATERIALIZED (
-      SELECT id, version FROM orgs WHERE id IN (SELECT org_id FROM c) ORDER BY id FOR UPDATE),
-    seen AS MATERIALIZED (
-      SELECT id, balance_micro, held_micro, last_usage_at_ms, version FROM orgs
-      WHERE id IN (SELECT org_id FROM c)),
-    current AS MATERIALIZED (
-      SELECT s.* FROM seen s JOIN locked l ON l.id = s.id AND l.version = s.version),
+      SELECT id, last_usage_at_ms FROM orgs WHERE id IN (SELECT org_id FROM c) ORDER BY id FOR UPDATE),
+    held AS MATERIALIZED (
+      SELECT h.org_id, h.hold_id, h.amount_micro, h.cap_miner, h.cap_day, c.entry_amount
+      FROM org_holds h JOIN c ON h.org_id = c.org_id AND h.hold_id = c.remove_id
+      WHERE h.org_id IN (SELECT id FROM locked) FOR UPDATE OF h),
     steps AS MATERIALIZED (
-      SELECT c.*, h.hold_id IS NOT NULL AS found, h.cap_miner IS NOT NULL AS capped,
-        (s.balance_micro + coalesce(sum(c.entry_amount) OVER w, 0))::bigint AS balance_after,
-        (s.held_micro + sum(coalesce(c.add_amount, 0) - coalesce(h.amount_micro, 0)) OVER w)::bigint AS held_after,
-        s.version + c.idx AS version_after,
-        coalesce(max(CASE WHEN c.usage_amount IS NOT NULL THEN c.at_ms END) OVER w, s.last_usage_at_ms)
-          AS last_usage_after
-      FROM c JOIN current s ON s.id = c.org_id
-        LEFT JOIN org_holds h ON h.org_id = c.org_id AND h.hold_id = c.remove_id
-      WINDOW w AS (PARTITION BY c.org_id ORDER BY c.idx)),
-    refused AS (
-      SELECT t.org_id FROM steps t WHERE (t.remove_id IS NOT NULL AND NOT t.found)
-        OR (t.add_id IS NOT NULL AND (t.balance_after < t.held_after
-          OR EXISTS (SELECT 1 FROM org_hold_reservations r WHERE r.org_id = t.org_id AND r.hold_id = t.add_id)
-          OR EXISTS (SELECT 1 FROM org_ledger g WHERE g.org_id = t.org_id AND g.hold_id = t.add_id)))),
-    retry AS (
-      SELECT id AS org_id FROM seen WHERE id NOT IN (SELECT id FROM current)
-      UNION SELECT org_id FROM steps WHERE capped),
+      SELECT c.*, coalesce(x.amount_micro, 0) AS removed_amount,
+        c.remove_id IS NULL OR x.hold_id IS NOT NULL AS found,
+        -- what the change adds to the available amount (balance - held)
+        coalesce(c.entry_amount, 0) - coalesce(c.add_amount, 0) + coalesce(x.amount_micro, 0) AS gain
+      FROM c LEFT JOIN held x ON x.org_id = c.org_id AND x.hold_id = c.remove_id),
+    sums AS MATERIALIZED (
+      SELECT t.*,
+        coalesce(sum(t.gain) OVER (PARTITION BY t.org_id ORDER BY t.idx
+          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::bigint AS gain_before,
+        (sum(coalesce(t.entry_amount, 0)) OVER (PARTITION BY t.org_id ORDER BY t.idx))::bigint AS entries_upto,
+        (sum(coalesce(t.add_amount, 0) - t.removed_amount) OVER (PARTITION BY t.org_id ORDER BY t.idx))::bigint
+          AS held_upto,
+        max(CASE WHEN t.usage_amount IS NOT NULL THEN t.idx END) OVER (PARTITION BY t.org_id ORDER BY t.idx)
+          AS usage_idx_upto
+      FROM steps t),
+    plan AS (
+      SELECT org_id, count(*) AS n, bool_and(found) AS found, max(add_amount - gain_before) AS need,
+        sum(coalesce(entry_amount, 0))::bigint AS balance_delta,
+        sum(coalesce(add_amount, 0) - removed_amount)::bigint AS held_delta,
+        (array_agg(at_ms ORDER BY idx DESC) FILTER (WHERE usage_amount IS NOT NULL))[1] AS usage_at
+      FROM sums GROUP BY org_id),
+    clash AS (
+      SELECT c.org_id FROM c WHERE c.add_id IS NOT NULL AND (
+        EXISTS (SELECT 1 FROM org_hold_reservations x WHERE x.org_id = c.org_id AND x.hold_id = c.add_id)
+        OR EXISTS (SELECT 1 FROM org_ledger g WHERE g.org_id = c.org_id AND g.hold_id = c.add_id))),
     account AS (
-      UPDATE orgs o SET balance_micro = t.balance_after, held_micro = t.held_after,
-        version = t.version_after, last_usage_at_ms = t.last_usage_after
-      FROM (SELECT DISTINCT ON (org_id) * FROM steps
-        WHERE org_id NOT IN (SELECT org_id FROM refused) AND org_id NOT IN (SELECT org_id FROM retry)
-        ORDER BY org_id, idx DESC) t
-      WHERE o.id = t.org_id
-      RETURNING o.id),
+      UPDATE orgs o SET balance_micro = o.balance_micro + p.balance_delta,
+        held_micro = o.held_micro + p.held_delta, version = o.version + p.n,
+        last_usage_at_ms = coalesce(p.usage_at, o.last_usage_at_ms)
+      -- Joined to locked, so that each row is locked (in id order) before it is updated.
+      FROM plan p JOIN locked l ON l.id = p.org_id
+      WHERE o.id = p.org_id AND p.found AND p.org_id NOT IN (SELECT org_id FROM clash)
+        AND (p.need IS NULL OR o.balance_micro - o.held_micro >= p.need)
+      RETURNING o.id, o.balance_micro - p.balance_delta AS balance_before,
+        o.held_micro - p.held_delta AS held_before, o.version - p.n AS version_before),
     removed AS (
-      DELETE FROM org_holds h USING steps t
-      WHERE t.org_id IN (SELECT id FROM account) AND h.org_id = t.org_id AND h.hold_id = t.remove_id
-      RETURNING h.org_id),
+      DELETE FROM org_holds h USING held x
+      WHERE x.org_id IN (SELECT id FROM account) AND h.org_id = x.org_id AND h.hold_id = x.hold_id
+      RETURNING h.org_id, h.hold_id),
     added AS (
       INSERT INTO org_holds (org_id, hold_id, amount_micro, created_at_ms, expires_at_ms)
-      SELECT org_id, add_id, add_amount, add_created, add_expires FROM steps
+      SELECT org_id, add_id, add_amount, add_created, add_expires FROM c
       WHERE add_id IS NOT NULL AND org_id IN (SELECT id FROM account)),
     reserved AS (
       INSERT INTO org_hold_reservations (org_id, hold_id, amount_micro, created_at_ms, expires_at_ms)
-      SELECT org_id, add_id, add_amount, add_created, add_expires FROM steps
+      SELECT org_id, add_id, add_amount, add_created, add_expires FROM c
       WHERE add_id IS NOT NULL AND org_id IN (SELECT id FROM account)),
     entries AS (
       INSERT INTO org_ledger (org_id, seq, at_ms, kind, amount_micro, balance_after_micro, hold_id)
-      SELECT org_id, version_after, at_ms, 'debit', entry_amount, balance_after, remove_id FROM steps
-      WHERE entry_amount IS NOT NULL AND org_id IN (SELECT id FROM account)),
+      SELECT t.org_id, a.version_before + t.idx, t.at_ms, 'debit', t.entry_amount,
+        a.balance_before + t.entries_upto, t.remove_id
+      FROM sums t JOIN account a ON a.id = t.org_id WHERE t.entry_amount IS NOT NULL),
     used AS (
       INSERT INTO org_usage (org_id, seq, at_ms, hold_id, key_id, miner_hotkey, description, metadata,
         amount_micro)
-      SELECT org_id, version_after, at_ms, remove_id, usage_key, usage_miner, usage_description,
-        usage_metadata::jsonb, usage_amount FROM steps
-      WHERE usage_amount IS NOT NULL AND org_id IN (SELECT id FROM account))
-    -- Each applied org removed exactly the holds it counted, else division by zero undoes it all
-    -- (it cannot differ while the org's row is locked at the version read; a guard, not a path).
-    SELECT 'applied' AS outcome, t.org_id, t.idx, t.balance_after, t.held_after, t.version_after,
-      t.last_usage_after, 1 / (SELECT CASE WHEN count(*) = (SELECT count(*) FROM steps x
-        WHERE x.org_id = t.org_id AND x.remove_id IS NOT NULL) THEN 1 ELSE 0 END
-        FROM removed r WHERE r.org_id = t.org_id) AS removed_as_counted
-    FROM steps t WHERE t.org_id IN (SELECT id FROM account)
+      SELECT t.org_id, a.version_before + t.idx, t.at_ms, t.remove_id, t.usage_key, t.usage_miner,
+        t.usage_description, t.usage_metadata::jsonb, t.usage_amount
+      FROM sums t JOIN account a ON a.id = t.org_id WHERE t.usage_amount IS NOT NULL),
+    spend AS (
+      INSERT INTO miner_daily_spend (miner_hotkey, day, spent_micro)
+      SELECT cap_miner, cap_day, sum(-coalesce(entry_amount, 0) - amount_micro)::bigint FROM held
+      WHERE cap_miner IS NOT NULL AND org_id IN (SELECT id FROM account) GROUP BY cap_miner, cap_day
+      ON CONFLICT (miner_hotkey, day) DO UPDATE SET spent_micro = miner_daily_spend.spent_micro + EXCLUDED.spent_micro)
+    SELECT t.org_id, t.idx, a.balance_before + t.entries_upto AS balance_after,
+      a.held_before + t.held_upto AS held_after, a.version_before + t.idx AS version_after,
+      coalesce((SELECT u.at_ms FROM sums u WHERE u.org_id = t.org_id AND u.idx = t.usage_idx_upto),
+        l.last_usage_at_ms) AS last_usage_after
+    FROM sums t JOIN account a ON a.id = t.org_id JOIN locked l ON l.id = t.org_id
     UNION ALL
-    SELECT 'retry', org_id, 0, NULL, NULL, NULL, NULL, 1 FROM retry`;
+    -- A guard, not a path: a locked hold of an applied org that was not deleted undoes everything
+    -- (division by zero; it cannot happen while the statement holds the hold's row lock). This
+    -- branch is always run to its end, and returns no row.
+    SELECT x.org_id, 0, 0, 0, 0, NULL FROM held x
+    WHERE 1 / (CASE WHEN x.org_id NOT IN (SELECT id FROM account)
+      OR EXISTS (SELECT 1 FROM removed r WHERE r.org_id = x.org_id AND r.hold_id = x.hold_id)
+      THEN 1 ELSE 0 END) = 0`;
   return outcomes(entries, rows);
 }
 
-/** Each entry's outcome from the statement's rows: its accounts in change order, "retry", or null. */
+/** Each entry's outcome from the statement's rows: its accounts in change order, or null. */
 function outcomes(entries: OrgChanges[], rows: OutcomeRow[]): GroupedOutcome[] {
   const byOrg = new Map<string, OutcomeRow[]>();
   for (const row of rows) {
@@ -174,10 +194,9 @@ function outcomes(entries: OrgChanges[], rows: OutcomeRow[]): GroupedOutcome[] {
   return entries.map(({ orgId }) => {
     const list = byOrg.get(orgId);
     if (!list) return null;
-    if (list[0]!.outcome === "retry") return "retry";
     return list.toSorted((a, b) => a.idx - b.idx).map((row) => ({
-      balanceMicro: row.balance_after!,
-      heldMicro: row.held_after!,
+      balanceMicro: row.balance_after,
+      heldMicro: row.held_after,
       lastUsageAtMs: row.last_usage_after === null ? null : Number(row.last_usage_after),
       version: Number(row.version_after),
     }));

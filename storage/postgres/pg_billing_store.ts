@@ -73,9 +73,8 @@ const USAGE = "seq, at_ms, hold_id, key_id, miner_hotkey, description, metadata,
  * Plain commits (new uncapped holds, releases, settles: `plainBatch`), single or batched, are
  * grouped instead: the commits of every org made while earlier ones are in flight go together in
  * ONE set-based statement (`groupedCommit`, _pg_grouped_commit.ts; `StatementGroups`), each org's
- * changes still all or none and checked as above. An org that statement cannot decide (its version
- * moved between its snapshot and its lock, it removes a capped hold), and every org of a group
- * whose statement failed, is committed alone as before.
+ * changes still all or none and checked as above. Every org of a group whose statement failed is
+ * committed alone as before.
  */
 export class PgBillingStore implements BillingStore {
   /** One transaction of statements sent together: bounded only to keep a batch's wait short. */
@@ -115,22 +114,25 @@ export class PgBillingStore implements BillingStore {
   }
 
   /**
-   * One group's statement; the orgs it answers "retry", and all of them when it failed (one org's
-   * refused id or bad amount must not fail the others), are committed alone. A statement the
-   * server cannot run at all (a bug: SQLSTATE class 42, 0A) fails every org.
+   * One group's statement; when it failed (one org's refused id or bad amount must not fail the
+   * others), each org commits alone. A statement the server cannot run at all (a bug: SQLSTATE
+   * class 42, 0A) fails every org.
    */
   async #runGroup(entries: OrgChanges[]): Promise<PromiseSettledResult<OrgAccount[] | null>[]> {
-    const outcomes: GroupedOutcome[] = await groupedCommit(this.#sql, entries).catch((error) => {
+    let outcomes: GroupedOutcome[];
+    try {
+      outcomes = await groupedCommit(this.#sql, entries);
+    } catch (error) {
       if (isStatementBug(error)) throw error;
-      return entries.map(() => "retry" as const);
-    });
-    return await Promise.allSettled(entries.map(({ orgId, changes }, i) => {
-      const outcome = outcomes[i]!;
-      if (outcome !== "retry") return Promise.resolve(outcome);
-      return changes.length === 1
-        ? commitChange(this.#sql, orgId, changes[0]!).then((next) => next && [next])
-        : commitBatch(this.#sql, orgId, changes);
-    }));
+      return await Promise.allSettled(
+        entries.map(({ orgId, changes }) =>
+          changes.length === 1
+            ? commitChange(this.#sql, orgId, changes[0]!).then((next) => next && [next])
+            : commitBatch(this.#sql, orgId, changes)
+        ),
+      );
+    }
+    return outcomes.map((value) => ({ status: "fulfilled", value }));
   }
 
   async dailySpend(minerHotkey: string, day: string): Promise<bigint> {

@@ -131,6 +131,36 @@ Deno.test("commits of many orgs made at once share statements, each org's as if 
   });
 });
 
+Deno.test("in a grouped statement each new hold must fit where it stands in its org's batch", async () => {
+  await countedStorage(async (storage, sent) => {
+    for (const orgId of ["org_a", "org_b", "org_c"]) await fundedOrg(storage, orgId); // 900 available each
+    const before = { ...sent };
+    const release: AccountChange = { atMs: 20, removeHoldId: "h1" };
+    const [a, b, c] = await Promise.all([
+      // 900 -> 400, +100 -> 500, 500 fits exactly.
+      storage.billing.commitBatch("org_a", [{ atMs: 20, addHold: hold("x", 500n) }, release, {
+        atMs: 20,
+        addHold: hold("y", 500n),
+      }]),
+      // The second hold does not fit where it stands (400 < 500), though the release after it frees enough.
+      storage.billing.commitBatch("org_b", [{ atMs: 20, addHold: hold("x", 500n) }, {
+        atMs: 20,
+        addHold: hold("y", 500n),
+      }, release]),
+      // A hold id used before (h1, still held) is refused: its reservation exists.
+      storage.billing.commitBatch("org_c", [{ atMs: 20, addHold: hold("z", 50n) }, {
+        atMs: 20,
+        addHold: hold("h1", 50n),
+      }]),
+    ]);
+    assert.equal(sent.perChange, before.perChange, "none committed alone");
+    assert.deepEqual(a?.at(-1), { balanceMicro: 1_000n, heldMicro: 1_000n, lastUsageAtMs: null, version: 5 });
+    assert.deepEqual([b, c], [null, null]);
+    assert.deepEqual((await audit(storage, "org_a")).holds, ["x", "y"]);
+    for (const orgId of ["org_b", "org_c"]) assert.deepEqual((await audit(storage, orgId)).holds, ["h1"]);
+  });
+});
+
 Deno.test("a group whose statement fails commits each org alone: only the failing one fails", async () => {
   await countedStorage(async (storage) => {
     const orgs = Array.from({ length: 8 }, (_, i) => `org_${i}`);
@@ -156,7 +186,7 @@ Deno.test("a group whose statement fails commits each org alone: only the failin
   });
 });
 
-Deno.test("a capped hold released by a plain commit moves its miner's counter back", async () => {
+Deno.test("a capped hold released in a grouped statement moves its miner's counter back there", async () => {
   await countedStorage(async (storage, sent) => {
     await fundedOrg(storage, "org_a");
     const capped = { ...hold("c1", 40n), cap: { minerHotkey: "miner", day: "1970-01-01" } };
@@ -166,8 +196,8 @@ Deno.test("a capped hold released by a plain commit moves its miner's counter ba
     const next = await storage.billing.commit("org_a", { atMs: 4, removeHoldId: "c1" });
     assert.deepEqual(
       [sent.grouped - before.grouped, sent.perChange - before.perChange],
-      [1, 1],
-      "retried alone",
+      [1, 0],
+      "grouped",
     );
     assert.deepEqual(next, { balanceMicro: 1_000n, heldMicro: 100n, lastUsageAtMs: null, version: 4 });
     assert.equal(await storage.billing.dailySpend("miner", "1970-01-01"), 0n);
@@ -177,8 +207,8 @@ Deno.test("a capped hold released by a plain commit moves its miner's counter ba
 
 Deno.test({
   name: realPostgres
-    ? "an org committed by another instance between the statement's snapshot and its lock is committed on the account as it is then"
-    : "an org committed between snapshot and lock (ignored: needs DATABASE_URL)",
+    ? "a grouped statement that waits for another instance's commit applies on the account as that commit left it"
+    : "a grouped statement that waits for another commit (ignored: needs DATABASE_URL)",
   ignore: !realPostgres,
   fn: async () => {
     await countedStorage(async (storage, sent, url) => {
@@ -200,8 +230,8 @@ Deno.test({
         assert.deepEqual(next, { balanceMicro: 975n, heldMicro: 0n, lastUsageAtMs: 20, version: 4 });
         assert.deepEqual(
           [sent.grouped - before.grouped, sent.perChange - before.perChange],
-          [1, 1],
-          "retried alone",
+          [1, 0],
+          "grouped",
         );
         const { account, holds } = await audit(storage, "org_a");
         assert.deepEqual([account?.balanceMicro, holds], [975n, []]);
