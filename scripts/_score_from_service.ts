@@ -168,8 +168,9 @@ async function readBoard(client: ServiceClient): Promise<Leaderboard> {
   }
   if (board.count === 0 && board.stale) {
     throw new ServiceReadError(
-      "The leaderboard is empty and stale: the service's metagraph has not synced yet (or its prices " +
-        "are stale); there is nothing to score. Try again after its next sync.",
+      "The leaderboard is empty and stale: there is nothing to score. Either the service's metagraph " +
+        "has not synced yet, or no hotkey of it is registered to an organisation (the board lists only " +
+        "registered miners), or its prices are stale. The board is refreshed within a minute of a change.",
     );
   }
   return board;
