@@ -102,8 +102,8 @@ function codeOf(error: unknown): unknown {
   return error instanceof Error && "code" in error ? error.code : undefined;
 }
 
-/** A short hash of every migration file and the migrator: the schema a pool database gets. */
-async function migrationSet(): Promise<string> {
+/** A short hash of every migration file and the migrator: the schema a migrated database gets. */
+export async function migrationSet(): Promise<string> {
   const dir = new URL("../../storage/postgres/migrations/", import.meta.url);
   const names = (await Array.fromAsync(Deno.readDir(dir))).filter((entry) => entry.isFile)
     .map((entry) => entry.name).toSorted();

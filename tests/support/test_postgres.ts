@@ -1,4 +1,5 @@
-import { takePooledDatabase } from "./database_pool.ts";
+import { openPgStorage } from "../../storage/postgres/pg_storage.ts";
+import { migrationSet, takePooledDatabase } from "./database_pool.ts";
 import type { PGlite } from "@electric-sql/pglite";
 import { PgliteServer } from "./pglite_server.ts";
 import { tmpdir } from "node:os";
@@ -111,8 +112,7 @@ async function createServerDatabase(serverUrl: string): Promise<FileDatabase> {
 }
 
 async function startPglite(): Promise<FileDatabase> {
-  const db = await createPglite();
-  const server = new PgliteServer(db);
+  const { db, server } = await startMigratedPglite();
   return {
     url: server.url,
     maxConnections: 4,
@@ -126,38 +126,46 @@ async function startPglite(): Promise<FileDatabase> {
   };
 }
 
-/**
- * Where the data directory of a freshly initialised PGlite is kept between test files (and runs),
- * named after the PGlite package it came from. Most of PGlite's start-up is `initdb`; a PGlite
- * loaded from this copy starts about four times faster.
- */
-const INITIALISED_DATA_DIR = `${tmpdir()}/fgw_test_pglite_${
-  import.meta.resolve("@electric-sql/pglite").match(/pglite[@/](\d[^/]*)/)?.[1] ?? "unknown"
-}.tar`;
+const PGLITE_VERSION = import.meta.resolve("@electric-sql/pglite").match(/pglite[@/](\d[^/]*)/)?.[1] ??
+  "unknown";
 
 /**
- * A new, empty PGlite: loaded from the initialised copy when there is one, else initialised (and
- * copied). The package is imported only here: a run on a server (DATABASE_URL) never loads it.
+ * A new PGlite with every migration applied, served: loaded from the copy of one kept between test
+ * files (and runs) for this PGlite build and migration set when there is one, else made (`initdb`,
+ * then the storage's `migrate()`) and copied. Most of a new PGlite's start-up is `initdb`, then
+ * the migrations (about 0.2 s); a PGlite loaded from the copy skips both. The package is imported
+ * only here: a run on a server (DATABASE_URL) never loads it.
  */
-async function createPglite(): Promise<PGlite> {
+async function startMigratedPglite(): Promise<{ db: PGlite; server: PgliteServer }> {
   const { PGlite } = await import("@electric-sql/pglite");
-  const copy = await Deno.readFile(INITIALISED_DATA_DIR).catch(() => null);
+  const path = `${tmpdir()}/fgw_test_pglite_${PGLITE_VERSION}_${await migrationSet()}.tar`;
+  const copy = await Deno.readFile(path).catch(() => null);
   if (copy) {
     try {
-      return await PGlite.create({ loadDataDir: new Blob([copy]) });
+      const db = await PGlite.create({ loadDataDir: new Blob([copy]) });
+      return { db, server: new PgliteServer(db) };
     } catch {
-      // An unreadable copy (from another PGlite build): initialise afresh and replace it.
+      // An unreadable copy: make one afresh and replace it.
     }
   }
   const db = await PGlite.create();
-  await keepCopy(db).catch(() => {}); // without a copy, the next file initialises its own
-  return db;
+  const server = new PgliteServer(db);
+  await (await openPgStorage(server.url, { maxConnections: 1 })).close();
+  await keepCopy(db, path).catch(() => {}); // without a copy, the next file makes its own
+  return { db, server };
 }
 
-async function keepCopy(db: PGlite): Promise<void> {
+/** Keeps `db`'s data directory at `path`, and removes the copies of other builds and migration sets (40 MB each). */
+async function keepCopy(db: PGlite, path: string): Promise<void> {
   const dump = new Uint8Array(await (await db.dumpDataDir("none")).arrayBuffer());
   // Written aside and renamed, so that a test file starting meanwhile never reads half a copy.
-  const partial = `${INITIALISED_DATA_DIR}.${crypto.randomUUID()}`;
+  const partial = `${path}.${crypto.randomUUID()}`;
   await Deno.writeFile(partial, dump);
-  await Deno.rename(partial, INITIALISED_DATA_DIR);
+  await Deno.rename(partial, path);
+  for await (const entry of Deno.readDir(tmpdir())) {
+    const other = `${tmpdir()}/${entry.name}`;
+    if (/^fgw_test_pglite_.*\.tar$/.test(entry.name) && other !== path) {
+      await Deno.remove(other).catch(() => {});
+    }
+  }
 }
