@@ -101,8 +101,9 @@ export async function groupedCommit(sql: BigintSql, entries: OrgChanges[]): Prom
       SELECT id, last_usage_at_ms FROM orgs WHERE id IN (SELECT org_id FROM c) ORDER BY id FOR UPDATE),
     held AS MATERIALIZED (
       SELECT h.org_id, h.hold_id, h.amount_micro, h.cap_miner, h.cap_day, c.entry_amount
-      FROM org_holds h JOIN c ON h.org_id = c.org_id AND h.hold_id = c.remove_id
-      WHERE h.org_id IN (SELECT id FROM locked) FOR UPDATE OF h),
+      FROM c CROSS JOIN LATERAL (
+        SELECT * FROM org_holds h WHERE h.org_id = c.org_id AND h.hold_id = c.remove_id
+          AND h.org_id IN (SELECT id FROM locked) LIMIT 1 FOR UPDATE) h),
     steps AS MATERIALIZED (
       SELECT c.*, coalesce(x.amount_micro, 0) AS removed_amount,
         c.remove_id IS NULL OR x.hold_id IS NOT NULL AS found,
@@ -125,10 +126,14 @@ export async function groupedCommit(sql: BigintSql, entries: OrgChanges[]): Prom
         sum(coalesce(add_amount, 0) - removed_amount)::bigint AS held_delta,
         (array_agg(at_ms ORDER BY idx DESC) FILTER (WHERE usage_amount IS NOT NULL))[1] AS usage_at
       FROM sums GROUP BY org_id),
+    -- One index probe per new hold (a LATERAL with LIMIT is never flattened): written as two
+    -- EXISTS under OR, PostgreSQL chose a hashed subplan, a scan of both whole tables per statement.
     clash AS (
-      SELECT c.org_id FROM c WHERE c.add_id IS NOT NULL AND (
-        EXISTS (SELECT 1 FROM org_hold_reservations x WHERE x.org_id = c.org_id AND x.hold_id = c.add_id)
-        OR EXISTS (SELECT 1 FROM org_ledger g WHERE g.org_id = c.org_id AND g.hold_id = c.add_id))),
+      SELECT c.org_id FROM c CROSS JOIN LATERAL (
+        (SELECT 1 FROM org_hold_reservations x WHERE x.org_id = c.org_id AND x.hold_id = c.add_id)
+        UNION ALL (SELECT 1 FROM org_ledger g WHERE g.org_id = c.org_id AND g.hold_id = c.add_id)
+        LIMIT 1) hit
+      WHERE c.add_id IS NOT NULL),
     account AS (
       UPDATE orgs o SET balance_micro = o.balance_micro + p.balance_delta,
         held_micro = o.held_micro + p.held_delta, version = o.version + p.n,
