@@ -80,17 +80,36 @@ export class PgBillingStore implements BillingStore {
   /** One transaction of statements sent together: bounded only to keep a batch's wait short. */
   readonly maxBatch = 64;
   readonly #sql: BigintSql;
+  /** Groups that move money (a ledger entry or a usage record): durable commits. */
   readonly #groups: StatementGroups<OrgChanges, OrgAccount[] | null>;
+  /** Groups that only add or remove holds: commits that do not wait for the flush (see `holdsOnly`). */
+  readonly #holdGroups: StatementGroups<OrgChanges, OrgAccount[] | null>;
+  readonly #groupLoneItems: boolean;
 
-  constructor(sql: BigintSql) {
+  /**
+   * `options.holdSql` runs the commits that only add or remove holds; give it a pool whose sessions
+   * have `synchronous_commit = off` (`openPgStorage` does). Without it, they use `sql`. With
+   * `groupLoneItems`, a lone change also takes the grouped statement (tests of that statement).
+   */
+  constructor(sql: BigintSql, options: { holdSql?: BigintSql; groupLoneItems?: boolean } = {}) {
     this.#sql = sql;
-    this.#groups = new StatementGroups({
-      run: (entries) => this.#runGroup(entries),
+    this.#groupLoneItems = options.groupLoneItems ?? false;
+    this.#groups = this.#grouping(sql);
+    this.#holdGroups = this.#grouping(options.holdSql ?? sql);
+  }
+
+  #grouping(sql: BigintSql): StatementGroups<OrgChanges, OrgAccount[] | null> {
+    return new StatementGroups({
+      run: (entries) => this.#runGroup(sql, entries),
       keyOf: (entry) => entry.orgId,
       sizeOf: (entry) => entry.changes.length,
       maxSize: GROUP_MAX_CHANGES,
       maxInFlight: GROUPS_IN_FLIGHT,
     });
+  }
+
+  #groupsFor(changes: AccountChange[]): StatementGroups<OrgChanges, OrgAccount[] | null> {
+    return holdsOnly(changes) ? this.#holdGroups : this.#groups;
   }
 
   async getAccount(orgId: string): Promise<OrgAccount | null> {
@@ -102,7 +121,7 @@ export class PgBillingStore implements BillingStore {
 
   async commit(orgId: string, change: AccountChange): Promise<OrgAccount | null> {
     if (!plainBatch([change])) return await commitChange(this.#sql, orgId, change);
-    return (await this.#groups.submit({ orgId, changes: [change] }))?.[0] ?? null;
+    return (await this.#groupsFor([change]).submit({ orgId, changes: [change] }))?.[0] ?? null;
   }
 
   commitBatch(orgId: string, changes: AccountChange[]): Promise<OrgAccount[] | null> {
@@ -110,7 +129,7 @@ export class PgBillingStore implements BillingStore {
       return Promise.reject(new RangeError(`Cannot commit more than ${this.maxBatch} changes at once`));
     }
     if (changes.length === 0 || !plainBatch(changes)) return commitBatch(this.#sql, orgId, changes);
-    return this.#groups.submit({ orgId, changes });
+    return this.#groupsFor(changes).submit({ orgId, changes });
   }
 
   /**
@@ -118,17 +137,25 @@ export class PgBillingStore implements BillingStore {
    * others), each org commits alone. A statement the server cannot run at all (a bug: SQLSTATE
    * class 42, 0A) fails every org.
    */
-  async #runGroup(entries: OrgChanges[]): Promise<PromiseSettledResult<OrgAccount[] | null>[]> {
+  async #runGroup(
+    sql: BigintSql,
+    entries: OrgChanges[],
+  ): Promise<PromiseSettledResult<OrgAccount[] | null>[]> {
+    const [only] = entries;
+    if (!this.#groupLoneItems && entries.length === 1 && only!.changes.length === 1) {
+      // A lone change: the per-change statement does the same in about half the time.
+      return [await settledAccounts(commitChange(sql, only!.orgId, only!.changes[0]!))];
+    }
     let outcomes: GroupedOutcome[];
     try {
-      outcomes = await groupedCommit(this.#sql, entries);
+      outcomes = await groupedCommit(sql, entries);
     } catch (error) {
       if (isStatementBug(error)) throw error;
       return await Promise.allSettled(
         entries.map(({ orgId, changes }) =>
           changes.length === 1
-            ? commitChange(this.#sql, orgId, changes[0]!).then((next) => next && [next])
-            : commitBatch(this.#sql, orgId, changes)
+            ? commitChange(sql, orgId, changes[0]!).then((next) => next && [next])
+            : commitBatch(sql, orgId, changes)
         ),
       );
     }
@@ -255,4 +282,27 @@ function toUsage(row: UsageRow): UsageRecord {
     metadata: row.metadata,
     amountMicro: row.amount_micro,
   };
+}
+
+/**
+ * True when `changes` move no money: they only reserve or release holds (no ledger entry, no usage
+ * record). Such a commit need not wait for its flush: it is visible to every instance (and so
+ * arbitrates between them) as soon as it returns, and only a crash of the database server itself
+ * can lose it, which leaves the account as if the hold had been released (the expiry job's
+ * outcome: nothing charged). A settle is a durable commit, and the write-ahead log is flushed in
+ * order, so a durable settle makes the reserve before it durable too.
+ */
+function holdsOnly(changes: AccountChange[]): boolean {
+  return changes.every((change) => !change.entry && !change.usage);
+}
+
+async function settledAccounts(
+  commit: Promise<OrgAccount | null>,
+): Promise<PromiseSettledResult<OrgAccount[] | null>> {
+  try {
+    const next = await commit;
+    return { status: "fulfilled", value: next && [next] };
+  } catch (reason) {
+    return { status: "rejected", reason };
+  }
 }

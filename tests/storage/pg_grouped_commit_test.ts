@@ -27,6 +27,7 @@ async function countedStorage(
   const sent = { grouped: 0, perChange: 0 };
   const storage = await openPgStorage(db.url, {
     maxConnections: db.maxConnections,
+    groupLoneItems: true,
     onStatement: (text) => {
       if (text.includes("AS c(org_id, idx")) sent.grouped++;
       if (text.includes("UPDATE orgs SET balance_micro = balance_micro +")) sent.perChange++;

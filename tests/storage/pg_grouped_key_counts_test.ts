@@ -19,6 +19,7 @@ async function withKeys(
   const sent = { grouped: 0, alone: 0 };
   const storage = await openPgStorage(db.url, {
     maxConnections: db.maxConnections,
+    groupLoneItems: true,
     onStatement: (text) => {
       if (text.includes("AS u(key_id, bucket")) sent.grouped++;
       else if (text.includes("INSERT INTO rate_limit_windows")) sent.alone++;
