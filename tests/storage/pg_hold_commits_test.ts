@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import postgres from "postgres";
 import { openPgStorage } from "../../storage/postgres/pg_storage.ts";
 import { PgBillingStore } from "../../storage/postgres/pg_billing_store.ts";
+import type { Storage } from "../../storage/storage.ts";
 import { ledgerSum } from "../support/ledger.ts";
 import { openTestDatabase } from "../support/test_postgres.ts";
 
@@ -30,13 +31,19 @@ function hold(id: string) {
   return { id, amountMicro: 100n, createdAtMs: 10, expiresAtMs: 60_010 };
 }
 
-Deno.test("hold-only commits go to the hold pool, money moves to the durable pool", async () => {
+/** A billing store on a test database whose two pools record their statements; org_a credited 1,000. */
+async function withRecordedPools(
+  fn: (
+    billing: PgBillingStore,
+    seen: { durable: string[]; holds: string[] },
+    storage: Storage,
+  ) => Promise<void>,
+): Promise<void> {
   const db = await openTestDatabase();
   const storage = await openPgStorage(db.url, { maxConnections: db.maxConnections });
-  const durable: string[] = [];
-  const holds: string[] = [];
-  const durableSql = countingClient(db.url, durable);
-  const holdSql = countingClient(db.url, holds);
+  const seen = { durable: [] as string[], holds: [] as string[] };
+  const durableSql = countingClient(db.url, seen.durable);
+  const holdSql = countingClient(db.url, seen.holds);
   try {
     await storage.orgs.create({ id: "org_a", name: "a", createdAtMs: 0 });
     const billing = new PgBillingStore(durableSql, { holdSql });
@@ -44,6 +51,16 @@ Deno.test("hold-only commits go to the hold pool, money moves to the durable poo
       atMs: 1,
       entry: { kind: "credit", amountMicro: 1_000n, reference: "r" },
     });
+    await fn(billing, seen, storage);
+  } finally {
+    await Promise.all([durableSql.end(), holdSql.end()]);
+    await storage.close();
+    await db.close();
+  }
+}
+
+Deno.test("hold-only commits go to the hold pool, money moves to the durable pool", async () => {
+  await withRecordedPools(async (billing, { durable, holds }, storage) => {
     await billing.commit("org_a", { atMs: 2, addHold: hold("h1") });
     await billing.commit("org_a", { atMs: 3, addHold: hold("h2") });
     await billing.commit("org_a", { atMs: 4, removeHoldId: "h2" });
@@ -66,27 +83,11 @@ Deno.test("hold-only commits go to the hold pool, money moves to the durable poo
     assert.deepEqual(durable, ["per-change", "per-change"], "credit, settle");
     assert.equal(await ledgerSum(storage.billing, "org_a"), 970n);
     assert.deepEqual(await storage.billing.listHolds("org_a"), []);
-  } finally {
-    await Promise.all([durableSql.end(), holdSql.end()]);
-    await storage.close();
-    await db.close();
-  }
+  });
 });
 
 Deno.test("a batch with a settle goes to the durable pool, a batch of holds to the hold pool", async () => {
-  const db = await openTestDatabase();
-  const storage = await openPgStorage(db.url, { maxConnections: db.maxConnections });
-  const durable: string[] = [];
-  const holds: string[] = [];
-  const durableSql = countingClient(db.url, durable);
-  const holdSql = countingClient(db.url, holds);
-  try {
-    await storage.orgs.create({ id: "org_a", name: "a", createdAtMs: 0 });
-    const billing = new PgBillingStore(durableSql, { holdSql });
-    await billing.commit("org_a", {
-      atMs: 1,
-      entry: { kind: "credit", amountMicro: 1_000n, reference: "r" },
-    });
+  await withRecordedPools(async (billing, { durable, holds }, storage) => {
     durable.length = 0;
     await billing.commitBatch("org_a", [{ atMs: 2, addHold: hold("h1") }, { atMs: 2, addHold: hold("h2") }]);
     assert.deepEqual([holds, durable], [["grouped"], []]);
@@ -97,9 +98,5 @@ Deno.test("a batch with a settle goes to the durable pool, a batch of holds to t
     assert.deepEqual([holds, durable], [["grouped"], ["grouped"]]);
     assert.equal(await ledgerSum(storage.billing, "org_a"), 990n);
     assert.equal((await storage.billing.getAccount("org_a"))?.heldMicro, 0n);
-  } finally {
-    await Promise.all([durableSql.end(), holdSql.end()]);
-    await storage.close();
-    await db.close();
-  }
+  });
 });
