@@ -11,44 +11,22 @@ import {
   type ExpiredPage,
   type Hold,
   type LedgerEntry,
-  type LedgerKind,
   type OrgAccount,
   type SeqPage,
   type UsageRecord,
-  type UsageValue,
 } from "../billing_store.ts";
+import {
+  HOLD_COLUMNS,
+  type HoldRow,
+  LEDGER,
+  type LedgerRow,
+  toEntry,
+  toHold,
+  toUsage,
+  USAGE,
+  type UsageRow,
+} from "./_pg_billing_rows.ts";
 
-interface HoldRow {
-  hold_id: string;
-  amount_micro: bigint;
-  created_at_ms: bigint;
-  expires_at_ms: bigint;
-  cap_miner: string | null;
-  cap_day: string | null;
-}
-
-interface LedgerRow {
-  seq: bigint;
-  at_ms: bigint;
-  kind: LedgerKind;
-  amount_micro: bigint;
-  balance_after_micro: bigint;
-  reference: string | null;
-  hold_id: string | null;
-}
-
-interface UsageRow {
-  seq: bigint;
-  at_ms: bigint;
-  hold_id: string;
-  key_id: string | null;
-  miner_hotkey: string | null;
-  description: string;
-  metadata: Record<string, UsageValue>;
-  amount_micro: bigint;
-}
-
-const LEDGER = "seq, at_ms, kind, amount_micro, balance_after_micro, reference, hold_id";
 /** Changes one grouped statement takes at most (several orgs' batches). */
 const GROUP_MAX_CHANGES = 256;
 /**
@@ -56,8 +34,6 @@ const GROUP_MAX_CHANGES = 256;
  * runs, and the commits arriving meanwhile wait for a place (and so share statements).
  */
 const GROUPS_IN_FLIGHT = 2;
-const HOLD_COLUMNS = "hold_id, amount_micro, created_at_ms, expires_at_ms, cap_miner, cap_day";
-const USAGE = "seq, at_ms, hold_id, key_id, miner_hotkey, description, metadata, amount_micro";
 
 /**
  * Balances, holds, ledger and usage in PostgreSQL. A commit is ONE statement (`commitChange`,
@@ -245,43 +221,6 @@ export class PgBillingStore implements BillingStore {
   #before(page: SeqPage): Fragment {
     return page.beforeSeq === undefined ? this.#sql`` : this.#sql`AND seq < ${page.beforeSeq}`;
   }
-}
-
-function toHold(row: HoldRow): Hold {
-  return {
-    id: row.hold_id,
-    amountMicro: row.amount_micro,
-    createdAtMs: Number(row.created_at_ms),
-    expiresAtMs: Number(row.expires_at_ms),
-    ...(row.cap_miner === null || row.cap_day === null
-      ? {}
-      : { cap: { minerHotkey: row.cap_miner, day: row.cap_day } }),
-  };
-}
-
-function toEntry(row: LedgerRow): LedgerEntry {
-  return {
-    seq: Number(row.seq),
-    atMs: Number(row.at_ms),
-    kind: row.kind,
-    amountMicro: row.amount_micro,
-    balanceAfterMicro: row.balance_after_micro,
-    reference: row.reference,
-    holdId: row.hold_id,
-  };
-}
-
-function toUsage(row: UsageRow): UsageRecord {
-  return {
-    seq: Number(row.seq),
-    atMs: Number(row.at_ms),
-    holdId: row.hold_id,
-    keyId: row.key_id,
-    minerHotkey: row.miner_hotkey,
-    description: row.description,
-    metadata: row.metadata,
-    amountMicro: row.amount_micro,
-  };
 }
 
 /**
