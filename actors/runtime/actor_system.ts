@@ -1,14 +1,6 @@
 import type { Clock, Logger } from "../kernel/mod.ts";
 import { silentLogger } from "../kernel/mod.ts";
-import type {
-  Actor,
-  ActorKind,
-  ActorObserver,
-  AskOptions,
-  BatchOutcome,
-  MessageFor,
-  MessageMap,
-} from "./actor_kind.ts";
+import type { ActorKind, ActorObserver, AskOptions, MessageFor, MessageMap } from "./actor_kind.ts";
 import {
   checked,
   type Envelope,
@@ -22,30 +14,10 @@ import {
 } from "./_mailbox.ts";
 import { retryBatchUntilCommitted, retryUntilCommitted } from "./_retry_until_committed.ts";
 import { Deadlines } from "./_deadlines.ts";
+import { drainAll, evictIdle, receiveMany, receiveOne } from "./_actor_receive.ts";
+import type { ActorSystemOptions, KindOptions } from "./actor_options.ts";
 
 export { isFinalAnswer } from "./_retry_until_committed.ts";
-
-export interface ActorSystemOptions {
-  clock: Clock;
-  /** An actor idle this long with an empty mailbox is evicted by `sweep` (default 60 s). */
-  idleMs?: number;
-  /** Messages one mailbox may hold (waiting or running) before new ones are refused (default 1000). */
-  maxPending?: number;
-  /** How long a caller waits for its reply when it names no timeout (default 30 s). */
-  timeoutMs?: number;
-  /** Pause between attempts of a must-complete message: doubling from `firstMs` up to `maxMs`. */
-  retry?: { firstMs?: number; maxMs?: number };
-  /** Metrics hooks. */
-  observer?: ActorObserver;
-  /** Where retried must-complete messages and failing hooks are reported (default: nowhere). */
-  log?: Logger;
-}
-
-/** Per-kind overrides of the system's limits. */
-export interface KindOptions {
-  maxPending?: number;
-  timeoutMs?: number;
-}
 
 /**
  * Virtual actors addressed by (kind, id). Kinds are registered once; each id of a kind has one
@@ -140,17 +112,7 @@ export class ActorSystem {
 
   /** Evicts every actor idle for `idleMs` with an empty mailbox; returns how many. */
   sweep(): number {
-    const now = this.#clock();
-    let evicted = 0;
-    for (const { slots } of this.#kinds.values()) {
-      for (const [id, slot] of slots) {
-        if (!slot.pumping && now - slot.idleSince >= this.#idleMs) {
-          slots.delete(id);
-          evicted++;
-        }
-      }
-    }
-    return evicted;
+    return evictIdle(this.#kinds.values(), this.#clock() - this.#idleMs);
   }
 
   /** Drops the cached instance of (kind, id) so its next message reloads state from storage. */
@@ -169,13 +131,8 @@ export class ActorSystem {
   }
 
   /** Resolves once every mailbox is empty (must-complete messages included: they may retry a while). */
-  async drain(): Promise<void> {
-    for (;;) {
-      const busy = [...this.#kinds.values()].flatMap(({ slots }) => [...slots.values()])
-        .filter((slot) => slot.pumping);
-      if (busy.length === 0) return;
-      await Promise.all(busy.map((slot) => new Promise<void>((resolve) => slot.waiters.push(resolve))));
-    }
+  drain(): Promise<void> {
+    return drainAll(() => this.#kinds.values());
   }
 
   #full(registration: Registration, id: string): boolean {
@@ -253,7 +210,7 @@ export class ActorSystem {
       outcome = {
         reply: envelope.mustComplete
           ? await this.#untilCommitted(registration, id, slot, envelope.message)
-          : await this.#receive(registration, id, slot, envelope.message),
+          : await receiveOne(registration, id, slot, envelope.message),
       };
     } catch (error) {
       outcome = { error };
@@ -283,7 +240,7 @@ export class ActorSystem {
     for (const envelope of batch) envelope.state = "running";
     const startedAt = this.#clock();
     const receive = (envelopes: Envelope[]) =>
-      this.#receiveBatch(registration, id, slot, envelopes.map((envelope) => envelope.message));
+      receiveMany(registration, id, slot, envelopes.map((envelope) => envelope.message));
     await retryBatchUntilCommitted(batch, receive, {
       ...this.#retry,
       mustComplete: (envelope) => envelope.mustComplete,
@@ -305,44 +262,10 @@ export class ActorSystem {
     });
   }
 
-  async #actor(registration: Registration, id: string, slot: Slot): Promise<Actor<MessageMap>> {
-    try {
-      slot.actor ??= registration.kind.activate(id);
-      return await slot.actor;
-    } catch (error) {
-      slot.actor = undefined;
-      throw error;
-    }
-  }
-
-  async #receive(registration: Registration, id: string, slot: Slot, message: unknown): Promise<unknown> {
-    return await (await this.#actor(registration, id, slot)).receive(message);
-  }
-
-  /** The actor's `receiveBatch`, or (for an actor without one) its `receive` of each in turn. */
-  async #receiveBatch(
-    registration: Registration,
-    id: string,
-    slot: Slot,
-    messages: unknown[],
-  ): Promise<BatchOutcome<unknown>[]> {
-    const actor = await this.#actor(registration, id, slot);
-    if (actor.receiveBatch) return await actor.receiveBatch(messages);
-    const outcomes: BatchOutcome<unknown>[] = [];
-    for (const message of messages) {
-      try {
-        outcomes.push({ reply: await actor.receive(message) });
-      } catch (error) {
-        outcomes.push({ error });
-      }
-    }
-    return outcomes;
-  }
-
   /** Receives a must-complete message again, after a growing pause, until it is not a transient failure. */
   #untilCommitted(registration: Registration, id: string, slot: Slot, message: unknown): Promise<unknown> {
     const { name } = registration.kind;
-    return retryUntilCommitted(() => this.#receive(registration, id, slot, message), {
+    return retryUntilCommitted(() => receiveOne(registration, id, slot, message), {
       ...this.#retry,
       onRetry: this.#onRetry(name, id),
     });

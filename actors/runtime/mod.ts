@@ -6,6 +6,7 @@
  * @module
  */
 export * from "./actor_kind.ts";
+export * from "./actor_options.ts";
 export * from "./actor_system.ts";
 export * from "./coalesce.ts";
 export * from "./conditional_write.ts";
