@@ -5,7 +5,7 @@ import { hashBytes, parseApiKey } from "./api_key_secret.ts";
 import type { CountKeyUse, KeyUseReply } from "./key_usage_actor.ts";
 import type { BalanceReply } from "../billing/mod.ts";
 import type { ApiKeyScope, ApiKeyStore, StoredApiKey } from "../../storage/api_key_store.ts";
-import { Coalescer, conditionalWrite, LOST } from "../runtime/mod.ts";
+import { Coalescer, conditionalWrite, LOST, type Lost } from "../runtime/mod.ts";
 import { MINUTE_MS, type RateWindow, windowAt } from "./rate_window.ts";
 
 /** The key a request authenticated with, as routes see it (`c.get("apiKey")`). */
@@ -136,24 +136,31 @@ export class ApiKeyVerifier {
   async admit(token: string): Promise<Admission | null> {
     const parsed = parseApiKey(token);
     if (!parsed) return null;
-    const known = this.#fromMemory(parsed.keyId, parsed.secret);
+    const { keyId, secret } = parsed;
+    const known = this.#fromMemory(keyId, secret);
+    // The common case, a remembered key counted at its version, needs no retry loop: only a lost
+    // step (the key changed meanwhile) goes through `conditionalWrite`, from a fresh read.
+    const first = known ? await this.#count(keyId, known) : LOST;
+    if (first !== LOST) return first;
     return await conditionalWrite({
-      what: `count a use of key ${parsed.keyId}`,
-      attempts: MAX_ATTEMPTS,
+      what: `count a use of key ${keyId}`,
+      attempts: known ? MAX_ATTEMPTS - 1 : MAX_ATTEMPTS,
       exhausted: () => null,
-      ...(known ? { initial: known } : {}),
-      load: () => this.#fromStorage(parsed.keyId, parsed.secret),
-      apply: async (entry) => {
-        const nowMs = this.#deps.clock();
-        if (!entry || entry.liveUntilMs <= nowMs) return null;
-        const window = windowAt(nowMs, MINUTE_MS);
-        const batch = `${parsed.keyId}/${entry.stored.version}/${window.startMs}`;
-        const counted = await this.#uses.submit(batch, { entry, window, nowMs });
-        if (counted) return { key: entry.key, ...counted, window, nowMs };
-        this.#records.delete(parsed.keyId);
-        return LOST;
-      },
+      load: () => this.#fromStorage(keyId, secret),
+      apply: (entry) => this.#count(keyId, entry),
     });
+  }
+
+  /** One storage step counting a use of `entry`; LOST when the key changed since it was read. */
+  async #count(keyId: string, entry: Remembered | null): Promise<Admission | null | Lost> {
+    const nowMs = this.#deps.clock();
+    if (!entry || entry.liveUntilMs <= nowMs) return null;
+    const window = windowAt(nowMs, MINUTE_MS);
+    const batch = `${keyId}/${entry.stored.version}/${window.startMs}`;
+    const counted = await this.#uses.submit(batch, { entry, window, nowMs });
+    if (counted) return { key: entry.key, ...counted, window, nowMs };
+    this.#records.delete(keyId);
+    return LOST;
   }
 
   /** The remembered key when `secret` is its secret; else storage must decide. */

@@ -48,6 +48,22 @@ Deno.test("a key that changes three times during one check but stays valid is ad
   assert.equal(changes.left, 0);
 });
 
+Deno.test("a remembered key that changes during its check is read again: admitted while valid, 401 when it keeps changing", async () => {
+  const changes = { left: 0 };
+  const { service, apiKey } = await serviceWithChangingKeys(changes);
+  await using _ = service;
+  assert.equal((await service.request("/v1/credits/balance", keyInit(apiKey))).status, 200);
+  changes.left = 3;
+  const admitted = await service.request("/v1/credits/balance", keyInit(apiKey));
+  assert.equal(admitted.status, 200, await admitted.clone().text());
+  assert.equal(admitted.headers.get("x-ratelimit-remaining"), "3", "refused steps counted nothing");
+  assert.equal(changes.left, 0);
+  changes.left = Infinity;
+  const refused = await service.request("/v1/credits/balance", keyInit(apiKey));
+  assert.equal(refused.status, 401);
+  assert.equal(await errorCode(refused), "unauthenticated");
+});
+
 Deno.test("a key that keeps changing through every attempt gets 401, never a 409", async () => {
   const changes = { left: 0 };
   const { service, apiKey } = await serviceWithChangingKeys(changes);
