@@ -58,12 +58,12 @@ export class PgBillingStore implements BillingStore {
   readonly #sql: BigintSql;
   /** Groups that move money (a ledger entry or a usage record): durable commits. */
   readonly #groups: StatementGroups<OrgChanges, OrgAccount[] | null>;
-  /** Groups that only add or remove holds: commits that do not wait for the flush (see `holdsOnly`). */
+  /** Groups that only release holds: commits that do not wait for the flush (see `releasesOnly`). */
   readonly #holdGroups: StatementGroups<OrgChanges, OrgAccount[] | null>;
   readonly #groupLoneItems: boolean;
 
   /**
-   * `options.holdSql` runs the commits that only add or remove holds; give it a pool whose sessions
+   * `options.holdSql` runs the commits that only release holds; give it a pool whose sessions
    * have `synchronous_commit = off` (`openPgStorage` does). Without it, they use `sql`. With
    * `groupLoneItems`, a lone change also takes the grouped statement (tests of that statement).
    */
@@ -85,7 +85,7 @@ export class PgBillingStore implements BillingStore {
   }
 
   #groupsFor(changes: AccountChange[]): StatementGroups<OrgChanges, OrgAccount[] | null> {
-    return holdsOnly(changes) ? this.#holdGroups : this.#groups;
+    return releasesOnly(changes) ? this.#holdGroups : this.#groups;
   }
 
   async getAccount(orgId: string): Promise<OrgAccount | null> {
@@ -224,15 +224,16 @@ export class PgBillingStore implements BillingStore {
 }
 
 /**
- * True when `changes` move no money: they only reserve or release holds (no ledger entry, no usage
- * record). Such a commit need not wait for its flush: it is visible to every instance (and so
- * arbitrates between them) as soon as it returns, and only a crash of the database server itself
- * can lose it, which leaves the account as if the hold had been released (the expiry job's
- * outcome: nothing charged). A settle is a durable commit, and the write-ahead log is flushed in
- * order, so a durable settle makes the reserve before it durable too.
+ * True when `changes` only release holds (no new hold, no ledger entry, no usage record). Such a
+ * commit need not wait for its flush: it is visible to every instance as soon as it returns, and
+ * losing it (only a database crash or failover can) leaves a hold that the expiry job releases.
+ * A reserve is NOT such a commit: the gateway spends the provider's money on the strength of it,
+ * and the settle needs its reservation to charge the call, so reserves stay durable.
  */
-function holdsOnly(changes: AccountChange[]): boolean {
-  return changes.every((change) => !change.entry && !change.usage);
+function releasesOnly(changes: AccountChange[]): boolean {
+  return changes.every((change) =>
+    change.removeHoldId !== undefined && !change.addHold && !change.entry && !change.usage
+  );
 }
 
 async function settledAccounts(

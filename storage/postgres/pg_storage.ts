@@ -41,7 +41,7 @@ export async function openPgStorage(url: string, options: PgStorageOptions = {})
       : {}),
   };
   const sql = postgres(url, { ...common, max });
-  // Commits that only reserve or release holds do not wait for the flush (PgBillingStore).
+  // Commits that only release holds do not wait for the flush (PgBillingStore).
   const holdSql = postgres(url, {
     ...common,
     max: Math.max(2, Math.ceil(max / 4)),

@@ -1,7 +1,8 @@
 /**
- * Where PgBillingStore sends a commit: changes that only reserve or release holds go to the hold
- * pool (sessions with `synchronous_commit = off` in `openPgStorage`), changes that move money (a
- * ledger entry, a usage record) to the durable pool; a lone change takes the per-change statement.
+ * Where PgBillingStore sends a commit: changes that only release holds go to the hold pool
+ * (sessions with `synchronous_commit = off` in `openPgStorage`); reserves and changes that move
+ * money (a ledger entry, a usage record) to the durable pool; a lone change takes the per-change
+ * statement.
  */
 import assert from "node:assert/strict";
 import postgres from "postgres";
@@ -59,7 +60,7 @@ async function withRecordedPools(
   }
 }
 
-Deno.test("hold-only commits go to the hold pool, money moves to the durable pool", async () => {
+Deno.test("releases go to the hold pool; reserves and money moves to the durable pool", async () => {
   await withRecordedPools(async (billing, { durable, holds }, storage) => {
     await billing.commit("org_a", { atMs: 2, addHold: hold("h1") });
     await billing.commit("org_a", { atMs: 3, addHold: hold("h2") });
@@ -79,23 +80,34 @@ Deno.test("hold-only commits go to the hold pool, money moves to the durable poo
     });
     assert.deepEqual(settled, { balanceMicro: 970n, heldMicro: 0n, lastUsageAtMs: 5, version: 5 });
     // Lone changes take the per-change statement; the credit is not a plain change (no group).
-    assert.deepEqual(holds, ["per-change", "per-change", "per-change"], "reserve, reserve, release");
-    assert.deepEqual(durable, ["per-change", "per-change"], "credit, settle");
+    assert.deepEqual(holds, ["per-change"], "the release");
+    assert.deepEqual(
+      durable,
+      ["per-change", "per-change", "per-change", "per-change"],
+      "credit, reserves, settle",
+    );
     assert.equal(await ledgerSum(storage.billing, "org_a"), 970n);
     assert.deepEqual(await storage.billing.listHolds("org_a"), []);
   });
 });
 
-Deno.test("a batch with a settle goes to the durable pool, a batch of holds to the hold pool", async () => {
+Deno.test("a batch of releases goes to the hold pool, a batch with a reserve or a settle to the durable pool", async () => {
   await withRecordedPools(async (billing, { durable, holds }, storage) => {
     durable.length = 0;
-    await billing.commitBatch("org_a", [{ atMs: 2, addHold: hold("h1") }, { atMs: 2, addHold: hold("h2") }]);
-    assert.deepEqual([holds, durable], [["grouped"], []]);
     await billing.commitBatch("org_a", [
-      { atMs: 3, removeHoldId: "h1" },
-      { atMs: 3, removeHoldId: "h2", entry: { kind: "debit", amountMicro: -10n, holdId: "h2" } },
+      { atMs: 2, addHold: hold("h1") },
+      { atMs: 2, addHold: hold("h2") },
+      { atMs: 2, addHold: hold("h3") },
     ]);
+    assert.deepEqual([holds, durable], [[], ["grouped"]]);
+    await billing.commitBatch("org_a", [{ atMs: 3, removeHoldId: "h1" }, { atMs: 3, removeHoldId: "h3" }]);
     assert.deepEqual([holds, durable], [["grouped"], ["grouped"]]);
+    await billing.commitBatch("org_a", [
+      { atMs: 4, removeHoldId: "h2", entry: { kind: "debit", amountMicro: -10n, holdId: "h2" } },
+      { atMs: 4, addHold: hold("h4") },
+    ]);
+    assert.deepEqual([holds, durable], [["grouped"], ["grouped", "grouped"]]);
+    await billing.commit("org_a", { atMs: 5, removeHoldId: "h4" });
     assert.equal(await ledgerSum(storage.billing, "org_a"), 990n);
     assert.equal((await storage.billing.getAccount("org_a"))?.heldMicro, 0n);
   });
