@@ -6,6 +6,7 @@
  */
 import type { Fragment, PendingQuery, Sql, TransactionSql } from "postgres";
 import { ACCOUNT, type AccountRow, toAccount } from "./_pg_account.ts";
+import { HOLD_COLUMNS, LEDGER, USAGE } from "./_pg_billing_rows.ts";
 import { type AccountChange, MAX_MICRO, type OrgAccount } from "../billing_store.ts";
 
 /** postgres.js with BIGINT read and written as `bigint` (as `openPgStorage` configures it). */
@@ -14,9 +15,7 @@ export type BigintSql = Sql<{ bigint: bigint }>;
 export type Runner = BigintSql | TransactionSql<{ bigint: bigint }>;
 
 /** The columns of a hold, in `org_holds` and `org_hold_reservations` alike. */
-export const HOLD = "org_id, hold_id, amount_micro, created_at_ms, expires_at_ms, cap_miner, cap_day";
-const LEDGER = "seq, at_ms, kind, amount_micro, balance_after_micro, reference, hold_id";
-const USAGE = "seq, at_ms, hold_id, key_id, miner_hotkey, description, metadata, amount_micro";
+export const HOLD = `org_id, ${HOLD_COLUMNS}`;
 const UNIQUE_VIOLATION = "23505";
 
 /** Thrown inside a transaction to undo it: the change's conditions did not hold. */

@@ -117,23 +117,17 @@ export class PgBillingStore implements BillingStore {
     sql: BigintSql,
     entries: OrgChanges[],
   ): Promise<PromiseSettledResult<OrgAccount[] | null>[]> {
-    const [only] = entries;
-    if (!this.#groupLoneItems && entries.length === 1 && only!.changes.length === 1) {
-      // A lone change: the per-change statement does the same in about half the time.
-      return [await settledAccounts(commitChange(sql, only!.orgId, only!.changes[0]!))];
+    const alone = () => Promise.allSettled(entries.map((entry) => commitAlone(sql, entry)));
+    // A lone change: the per-change statement does the same in about half the time.
+    if (!this.#groupLoneItems && entries.length === 1 && entries[0]!.changes.length === 1) {
+      return await alone();
     }
     let outcomes: GroupedOutcome[];
     try {
       outcomes = await groupedCommit(sql, entries);
     } catch (error) {
       if (isStatementBug(error)) throw error;
-      return await Promise.allSettled(
-        entries.map(({ orgId, changes }) =>
-          changes.length === 1
-            ? commitChange(sql, orgId, changes[0]!).then((next) => next && [next])
-            : commitBatch(sql, orgId, changes)
-        ),
-      );
+      return await alone();
     }
     return outcomes.map((value) => ({ status: "fulfilled", value }));
   }
@@ -236,13 +230,8 @@ function releasesOnly(changes: AccountChange[]): boolean {
   );
 }
 
-async function settledAccounts(
-  commit: Promise<OrgAccount | null>,
-): Promise<PromiseSettledResult<OrgAccount[] | null>> {
-  try {
-    const next = await commit;
-    return { status: "fulfilled", value: next && [next] };
-  } catch (reason) {
-    return { status: "rejected", reason };
-  }
+/** One org's changes committed by the per-change path: a lone change in its statement, else a batch. */
+function commitAlone(sql: BigintSql, { orgId, changes }: OrgChanges): Promise<OrgAccount[] | null> {
+  if (changes.length !== 1) return commitBatch(sql, orgId, changes);
+  return commitChange(sql, orgId, changes[0]!).then((next) => next && [next]);
 }

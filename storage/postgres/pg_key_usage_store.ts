@@ -52,17 +52,15 @@ export class PgKeyUsageStore implements KeyUsageStore {
 
   /** One statement for the group; when it fails (not for a bug in it), each count in a statement of its own. */
   async #countGroup(counts: KeyCount[]): Promise<PromiseSettledResult<KeyUseCount | null>[]> {
-    if (counts.length === 1 && !this.#groupLoneItems) {
-      // A lone count: the one-key statement does the same with less work.
-      const [{ keyId, use }] = counts as [KeyCount];
-      return await Promise.allSettled([this.#countAlone(keyId, use)]);
-    }
+    const alone = () => Promise.allSettled(counts.map(({ keyId, use }) => this.#countAlone(keyId, use)));
+    // A lone count: the one-key statement does the same with less work.
+    if (counts.length === 1 && !this.#groupLoneItems) return await alone();
     let rows: CountedRow[];
     try {
       rows = await this.#grouped(counts);
     } catch (error) {
       if (isStatementBug(error)) throw error;
-      return await Promise.allSettled(counts.map(({ keyId, use }) => this.#countAlone(keyId, use)));
+      return await alone();
     }
     const byKey = new Map(rows.map((row) => [row.key_id, row]));
     return counts.map(({ keyId }) => ({ status: "fulfilled", value: counted(byKey.get(keyId)) }));
