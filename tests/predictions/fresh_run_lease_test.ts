@@ -9,11 +9,9 @@ import { agentPredictionId } from "../../storage/assignment_record.ts";
 import { LeaseReplySchema } from "../../routes/validators/validators_api.ts";
 import { adapterTest } from "../support/adapters.ts";
 import type { TestService } from "../support/test_service.ts";
-import { openLoop, signedInit, submissionFor, testSigner } from "../support/validator_loop.ts";
+import { LEASE, openLoop, signedInit, submissionFor, SUBMIT, testSigner } from "../support/validator_loop.ts";
 import { createOrg, issueKey } from "../support/access.ts";
 
-const LEASE = "/v1/validators/agent-and-event";
-const SUBMIT = "/v1/validators/prediction";
 const VALIDATOR = testSigner("fresh-lease-validator");
 
 async function lease(service: TestService) {

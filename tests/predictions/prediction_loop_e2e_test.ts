@@ -9,10 +9,7 @@ import { LeaseReplySchema } from "../../routes/validators/validators_api.ts";
 import { adapterTest } from "../support/adapters.ts";
 import { issueKey, keyInit } from "../support/access.ts";
 import { runJobOnce } from "../support/jobs.ts";
-import { openLoop, signedInit, submissionFor, testSigner } from "../support/validator_loop.ts";
-
-const LEASE = "/v1/validators/agent-and-event";
-const SUBMIT = "/v1/validators/prediction";
+import { LEASE, openLoop, signedInit, submissionFor, SUBMIT, testSigner } from "../support/validator_loop.ts";
 
 adapterTest(
   "predictions submitted through the validator loop make the hand-computed consensus",

@@ -22,9 +22,11 @@ import { runJobOnce } from "../support/jobs.ts";
 import type { TestService } from "../support/test_service.ts";
 import {
   agentCode,
+  LEASE,
   type Loop,
   openLoop,
   signedInit,
+  SUBMIT,
   testSigner,
   uploadAgent,
 } from "../support/validator_loop.ts";
@@ -33,8 +35,6 @@ import { recordPrices } from "./job_fixtures.ts";
 const VALIDATOR = testSigner("e2e-scoring-validator");
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-const LEASE = "/v1/validators/agent-and-event";
-const SUBMIT = "/v1/validators/prediction";
 /** m0..m5 resolve (m5's last prediction comes late), m6 is voided, m7 is disputed, then resolved. */
 const MARKETS = 8;
 

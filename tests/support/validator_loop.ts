@@ -24,6 +24,10 @@ export function testSigner(label: string): Signer {
 }
 
 /** 1,000 TAO in rao: the stake of the fixtures' validators. */
+/** The validator loop's two signed routes. */
+export const LEASE = "/v1/validators/agent-and-event";
+export const SUBMIT = "/v1/validators/prediction";
+
 export const VALIDATOR_STAKE_RAO = 1_000n * 10n ** 9n;
 
 /** A neuron of the loop's metagraph. */

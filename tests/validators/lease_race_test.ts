@@ -14,16 +14,16 @@ import { errorCode } from "../support/access.ts";
 import { realPostgres } from "../support/test_postgres.ts";
 import type { TestService } from "../support/test_service.ts";
 import {
+  LEASE,
   type Loop,
   openLoop,
   openSecondInstance,
   signedInit,
   submissionFor,
+  SUBMIT,
   testSigner,
 } from "../support/validator_loop.ts";
 
-const LEASE = "/v1/validators/agent-and-event";
-const SUBMIT = "/v1/validators/prediction";
 const VALIDATORS = Array.from({ length: 32 }, (_, index) => testSigner(`race-validator-${index}`));
 /** No validator limit gets in the way of the race itself. */
 const ENV = { FGW_VALIDATOR_MAX_LEASES: "1000000", FGW_VALIDATOR_RPM: "1000000" };

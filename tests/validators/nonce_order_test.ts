@@ -7,11 +7,17 @@
  */
 import assert from "node:assert/strict";
 import { errorCode } from "../support/access.ts";
-import { type Loop, openLoop, signedInit, submissionFor, testSigner } from "../support/validator_loop.ts";
+import {
+  LEASE,
+  type Loop,
+  openLoop,
+  signedInit,
+  submissionFor,
+  SUBMIT,
+  testSigner,
+} from "../support/validator_loop.ts";
 
 const VALIDATOR = testSigner("order-validator-0");
-const LEASE = "/v1/validators/agent-and-event";
-const SUBMIT = "/v1/validators/prediction";
 
 /** Sends the same signed request twice: the first answer's status and code, then the replay's. */
 async function sendTwice(loop: Loop, path: string, init: RequestInit) {

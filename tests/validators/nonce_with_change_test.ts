@@ -13,16 +13,16 @@ import { LeaseReplySchema } from "../../routes/validators/validators_api.ts";
 import { adapterTest, type AdapterUnderTest } from "../support/adapters.ts";
 import type { TestService } from "../support/test_service.ts";
 import {
+  LEASE,
   type Loop,
   openLoop,
   openSecondInstance,
   signedInit,
   submissionFor,
+  SUBMIT,
   testSigner,
 } from "../support/validator_loop.ts";
 
-const LEASE = "/v1/validators/agent-and-event";
-const SUBMIT = "/v1/validators/prediction";
 const VALIDATOR = testSigner("use-validator-0");
 const COPIES = 16;
 

@@ -6,6 +6,7 @@ import { openTestService } from "../support/test_service.ts";
 import type { NonceStore } from "../../storage/nonce_store.ts";
 import type { AssignmentStore } from "../../storage/assignment_store.ts";
 import {
+  LEASE,
   loopNeuron,
   openLoop,
   signedInit,
@@ -18,7 +19,6 @@ const NO_PERMIT = testSigner("validator-no-permit");
 const LOW_STAKE = testSigner("validator-low-stake");
 const STRANGER = testSigner("not-in-metagraph");
 const MINER = testSigner("miner-0");
-const LEASE = "/v1/validators/agent-and-event";
 const NONCE = "nonce-0123456789abcdef";
 
 type Loop = Awaited<ReturnType<typeof openLoop>>;

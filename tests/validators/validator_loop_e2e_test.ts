@@ -15,11 +15,13 @@ import { runJobOnce } from "../support/jobs.ts";
 import { openTestService, type TestService } from "../support/test_service.ts";
 import {
   agentCode,
+  LEASE,
   openLoop,
   poolEvents,
   registerMiner,
   signedInit,
   submissionFor,
+  SUBMIT,
   testSigner,
   uploadAgent,
 } from "../support/validator_loop.ts";
@@ -30,8 +32,6 @@ const VALIDATOR = signerFromSecretHex("11".repeat(32));
 const MINER = signerFromSecretHex("22".repeat(32));
 /** The demo file's uid 5: Alice's dev account. */
 const ALICE = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY";
-const LEASE = "/v1/validators/agent-and-event";
-const SUBMIT = "/v1/validators/prediction";
 
 async function syncAll(service: TestService): Promise<void> {
   const at = { leases: service.storage.jobLeases, nowMs: service.clock.now() };

@@ -6,18 +6,18 @@ import { errorCode } from "../support/access.ts";
 import { putEvents, resolved } from "../support/events.ts";
 import {
   agentCode,
+  LEASE,
   type Loop,
   openLoop,
   signedInit,
   submissionFor,
+  SUBMIT,
   testSigner,
 } from "../support/validator_loop.ts";
 
 const VALIDATOR = testSigner("validator-0");
 const OTHER_VALIDATOR = testSigner("validator-1");
 const MINERS = [testSigner("miner-0"), testSigner("miner-1")];
-const LEASE = "/v1/validators/agent-and-event";
-const SUBMIT = "/v1/validators/prediction";
 
 async function lease(loop: Loop, signer = VALIDATOR) {
   const response = await loop.service.request(
