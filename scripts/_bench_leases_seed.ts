@@ -5,14 +5,12 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
-import { isoAt } from "../actors/kernel/mod.ts";
+import { HOUR_MS, isoAt } from "../actors/kernel/mod.ts";
 import type { PeriodicJob } from "../actors/runtime/mod.ts";
 import type { Signer } from "../actors/validators/mod.ts";
 import type { EventRecord } from "../storage/event_record.ts";
 import { UNRESOLVED } from "../storage/event_record.ts";
 import type { Service } from "./service.ts";
-
-const HOUR_MS = 3_600_000;
 
 /** Runs `job` once under a fresh grant of its storage lease, as the scheduler would. */
 async function runOnce(service: Service, job: PeriodicJob): Promise<void> {

@@ -5,7 +5,7 @@
  * set-based SQL.
  */
 import type postgres from "postgres";
-import { isoAt } from "../actors/kernel/mod.ts";
+import { DAY_MS, HOUR_MS, isoAt } from "../actors/kernel/mod.ts";
 import type { ScorerEvent, ScorerPrediction } from "../actors/scoring/mod.ts";
 import type { EventRecord } from "../storage/event_record.ts";
 
@@ -14,9 +14,6 @@ export interface WorldSize {
   miners: number;
   perEvent: number;
 }
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 
 export function eventId(e: number): string {
   return `bench-${String(e).padStart(6, "0")}`;

@@ -20,8 +20,8 @@ import { type Signer, signRequest } from "../actors/validators/mod.ts";
 import { LeaderboardSchema } from "../routes/scoring/leaderboard_api.ts";
 import { ScoredPredictionPage } from "../routes/scoring/scored_predictions_api.ts";
 import { EventPage } from "../routes/catalog/events_api.ts";
+import { DAY_MS } from "../actors/kernel/mod.ts";
 
-const DAY_MS = 86_400_000;
 /** The largest page each list route serves. */
 const FEED_LIMIT = 200;
 const EVENTS_LIMIT = 200;

@@ -10,8 +10,6 @@ export interface PoolRules {
   deniedSubstrings: readonly string[];
 }
 
-export const DAY_MS = 86_400_000;
-
 /** The pool's rules, applied at one instant. */
 export interface PoolAt {
   nowMs: number;

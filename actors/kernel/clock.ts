@@ -1,6 +1,10 @@
 /** Milliseconds since the Unix epoch. Injected everywhere time matters. */
 export type Clock = () => number;
 
+/** An hour and a day in milliseconds (UTC days: no leap seconds, no DST). */
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
+
 /** The wall clock. */
 export const systemClock: Clock = () => Date.now();
 

@@ -1,5 +1,5 @@
 /** The history endpoint's points (docs/predictions.md "History"). Pure. */
-import { isoAt } from "../kernel/mod.ts";
+import { DAY_MS, isoAt } from "../kernel/mod.ts";
 import type { ForecastPoint } from "../../storage/forecast_history_store.ts";
 
 export type HistoryInterval = "1h" | "1d";
@@ -13,8 +13,6 @@ export interface HistoryPoint {
   market: Record<string, number>;
   contributors: number;
 }
-
-const DAY_MS = 86_400_000;
 
 /** `record` with its keys in `order` (stored JSON may not keep key order), others after. */
 function ordered(record: Record<string, number>, order: readonly string[]): Record<string, number> {

@@ -1,5 +1,5 @@
 import type { JobRun, PeriodicJob } from "../runtime/mod.ts";
-import { type Clock, systemClock } from "../kernel/mod.ts";
+import { type Clock, DAY_MS, HOUR_MS, systemClock } from "../kernel/mod.ts";
 import type { CatalogSnapshot } from "../catalog/mod.ts";
 import type { ForecastHistoryStore, ForecastPoint } from "../../storage/forecast_history_store.ts";
 import type { EventRecord } from "../../storage/event_record.ts";
@@ -8,8 +8,6 @@ import type { CustomerPrediction } from "./customer_prediction.ts";
 /** The scheduler's name of the job, and of its storage lease. */
 export const PREDICTION_SNAPSHOT_JOB = "prediction-snapshot";
 
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
 /** How long after an hour starts the aligned run comes (clear of the boundary and of clock skew). */
 const AFTER_HOUR_MS = 5_000;
 /** The next try when the catalog had no live event yet (at boot, before the first ingestion). */

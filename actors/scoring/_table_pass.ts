@@ -8,8 +8,8 @@ import type { MetagraphStore } from "../../storage/metagraph_store.ts";
 import type { ScoreStore, ScoreTable, WindowRow } from "../../storage/score_store.ts";
 import { ScoreTableFold } from "./score_stream.ts";
 import { tableRowInputOf } from "./stored_scoring.ts";
+import { DAY_MS } from "../kernel/mod.ts";
 
-const DAY_MS = 86_400_000;
 /** Events per page of window rows (about 50,000 rows at 50 predictions per event). */
 const WINDOW_PAGE_EVENTS = 1_000;
 

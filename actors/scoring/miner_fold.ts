@@ -7,9 +7,8 @@
 import type { ScoredPrediction, ScoredValues } from "./prediction_score.ts";
 import { compareCodePoints, r6 } from "./scoring_math.ts";
 import type { ScoringGate, StoredMinerScoring } from "../../storage/score_store.ts";
+import { DAY_MS, HOUR_MS } from "../kernel/mod.ts";
 
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
 /** A row's weight halves every this many days. */
 const HALF_LIFE_DAYS = 7;
 /** effN at which rho is one half. */

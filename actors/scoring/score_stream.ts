@@ -17,8 +17,7 @@ import { MinerFold, type MinerRowValues, minerRowValuesOf, type MinerScore } fro
 import { forecastingPayouts } from "./payouts.ts";
 import { compareCodePoints } from "./scoring_math.ts";
 import type { MinerScoring } from "./miner_scoring.ts";
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from "../kernel/mod.ts";
 
 /** One event scored: every prediction, the counted ones, and (when resolved) the event's result. */
 export interface EventScoring {

@@ -4,14 +4,12 @@
  * restricted to the currently registered (hotkey, uid) pairs, with the raw inputs a validator
  * needs to recompute the scores (`deno task score`).
  */
-import { isoAt } from "../kernel/mod.ts";
+import { DAY_MS, isoAt } from "../kernel/mod.ts";
 import type { MetagraphReader } from "./board_inputs.ts";
 import type { AssignmentStore, ScoredCursor } from "../../storage/assignment_store.ts";
 import type { StoredPrediction } from "../../storage/assignment_record.ts";
 import type { ScoredPredictionRecord, ScoreStore } from "../../storage/score_store.ts";
 import { type TraceSummary, traceSummaryOf } from "./trace_summary.ts";
-
-const DAY_MS = 86_400_000;
 
 export interface ScoredPredictionRow {
   agentPredictionId: string;

@@ -1,7 +1,6 @@
-import { ServiceError } from "../../actors/kernel/mod.ts";
+import { DAY_MS, ServiceError } from "../../actors/kernel/mod.ts";
 import { type HistoryInterval, MAX_HISTORY_DAYS } from "../../actors/predictions/mod.ts";
 
-const DAY_MS = 86_400_000;
 /** The range served without `from`: the last 7 days. */
 export const DEFAULT_HISTORY_DAYS = 7;
 

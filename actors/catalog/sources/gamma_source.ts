@@ -16,7 +16,7 @@
  */
 import { base64urlnopad } from "@scure/base";
 import { z } from "zod";
-import { type Clock, HttpClient, isoAt, systemClock } from "../../kernel/mod.ts";
+import { type Clock, DAY_MS, HttpClient, isoAt, systemClock } from "../../kernel/mod.ts";
 import { type HttpClientOptions, UpstreamError } from "../../kernel/mod.ts";
 import { decodeGammaMarkets, POLYMARKET_SOURCE } from "./gamma_decode.ts";
 import { type MarketPage, type MarketSource, MarketSourceError } from "./market_source.ts";
@@ -45,8 +45,6 @@ export interface GammaMarketSourceOptions extends
   /** Time source for the closed-market window and HTTP-date `Retry-After`; default the wall clock. */
   clock?: Clock;
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Where a sweep stands: which stream, and Gamma's cursor inside it. */
 const positionSchema = z.object({
