@@ -1,0 +1,27 @@
+import assert from "node:assert/strict";
+import { listTestFiles, partPath, PARTS, partSource, planParts } from "../../scripts/test_parts.ts";
+
+const root = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
+
+Deno.test("every test file is imported by exactly one part of the suite, and the parts are up to date", async () => {
+  const files = await listTestFiles(`${root}/tests`);
+  assert.ok(files.includes("scripts/test_parts_test.ts"), "the walk finds this very file");
+  const planned = planParts(files);
+  assert.deepEqual(planned.flat().toSorted(), files, "each file in one part");
+  for (let index = 0; index < PARTS; index++) {
+    assert.equal(
+      await Deno.readTextFile(partPath(root, index)),
+      partSource(planned[index]!),
+      `${partPath(root, index)} is out of date: run \`deno task test:parts\``,
+    );
+  }
+});
+
+Deno.test("the parts are balanced: the slowest files go to different parts", () => {
+  const files = ["validators/lease_race_test.ts", "scripts/start_test.ts", "a_test.ts", "b_test.ts"];
+  const parts = planParts(files);
+  assert.equal(parts.length, PARTS);
+  const partOf = (file: string) => parts.findIndex((part) => part.includes(file));
+  assert.notEqual(partOf("validators/lease_race_test.ts"), partOf("scripts/start_test.ts"));
+  assert.deepEqual(parts.flat().toSorted(), files.toSorted());
+});
