@@ -1,6 +1,7 @@
 import type { Sql } from "postgres";
 import { agentPredictionId, type AssignmentTarget, distinctTargets } from "../assignment_record.ts";
 import type { EnsureResult, RetireScope } from "../assignment_store.ts";
+import { pgArray } from "./_pg_array.ts";
 
 /** Targets per round trip, by default and at most (every batch's arrays travel five times). */
 const DEFAULT_BATCH = 500;
@@ -55,13 +56,19 @@ function columns(batch: readonly AssignmentTarget[]): Columns {
  */
 async function ensureBatch(sql: Sql, batch: readonly AssignmentTarget[]): Promise<EnsureResult> {
   const c = columns(batch);
-  const input = sql`unnest(${c.ids}::text[], ${c.versions}::text[], ${c.eventIds}::text[],
-    ${c.rounds}::int[], ${c.hotkeys}::text[], ${c.uids}::int[], ${c.endsAt}::bigint[])
+  const input = sql`unnest(${pgArray(c.ids)}::text[], ${pgArray(c.versions)}::text[], ${
+    pgArray(c.eventIds)
+  }::text[],
+    ${pgArray(c.rounds)}::int[], ${pgArray(c.hotkeys)}::text[], ${pgArray(c.uids)}::int[], ${
+    pgArray(c.endsAt)
+  }::bigint[])
     AS t(id, version, event_id, round, hotkey, uid, ends_at)`;
   const [, superseded, created, updated, stale] = await sql.begin((tx) => [
     tx`INSERT INTO assignment_miners (miner_hotkey, agent_version_id, agent_uploaded_at_ms, eligible, leased_count)
       SELECT DISTINCT ON (h.hotkey) h.hotkey, h.version, h.uploaded_at, true, f.floor
-      FROM unnest(${c.hotkeys}::text[], ${c.versions}::text[], ${c.uploadedAt}::bigint[])
+      FROM unnest(${pgArray(c.hotkeys)}::text[], ${pgArray(c.versions)}::text[], ${
+      pgArray(c.uploadedAt)
+    }::bigint[])
         AS h(hotkey, version, uploaded_at)
         CROSS JOIN (SELECT assignment_turn_floor(storage_now_ms()) AS floor) f
       ORDER BY h.hotkey, h.uploaded_at DESC, h.version DESC
@@ -71,7 +78,7 @@ async function ensureBatch(sql: Sql, batch: readonly AssignmentTarget[]): Promis
       WHERE (EXCLUDED.agent_uploaded_at_ms, EXCLUDED.agent_version_id)
         >= (assignment_miners.agent_uploaded_at_ms, assignment_miners.agent_version_id)`,
     tx`UPDATE assignments a SET status = 'retired' FROM assignment_miners m
-      WHERE m.miner_hotkey = ANY(${c.hotkeys}::text[]) AND a.miner_hotkey = m.miner_hotkey
+      WHERE m.miner_hotkey = ANY(${pgArray(c.hotkeys)}::text[]) AND a.miner_hotkey = m.miner_hotkey
         AND a.agent_version_id <> m.agent_version_id AND ${sql.unsafe(UNLEASED)}`,
     tx`INSERT INTO assignments (id, agent_version_id, event_id, round, miner_hotkey, miner_uid,
         event_ends_at_ms, status, created_at_ms)
@@ -125,17 +132,23 @@ export async function retireAssignments(sql: Sql, scope: RetireScope): Promise<n
   const unleased = sql.unsafe(UNLEASED);
   if (eventIds.length === 0 && hotkeys.length === 0 && !scope.ended) return 0;
   if (hotkeys.length > 0) {
-    await sql`UPDATE assignment_miners SET eligible = false WHERE miner_hotkey = ANY(${hotkeys}::text[])`;
+    await sql`UPDATE assignment_miners SET eligible = false WHERE miner_hotkey = ANY(${
+      pgArray(hotkeys)
+    }::text[])`;
   }
   const results = await sql.begin((tx) => [
     ...(eventIds.length > 0
       ? [
-        tx`UPDATE assignments a SET status = 'retired' WHERE a.event_id = ANY(${eventIds}::text[]) AND ${unleased}`,
+        tx`UPDATE assignments a SET status = 'retired' WHERE a.event_id = ANY(${
+          pgArray(eventIds)
+        }::text[]) AND ${unleased}`,
       ]
       : []),
     ...(hotkeys.length > 0
       ? [
-        tx`UPDATE assignments a SET status = 'retired' WHERE a.miner_hotkey = ANY(${hotkeys}::text[]) AND ${unleased}`,
+        tx`UPDATE assignments a SET status = 'retired' WHERE a.miner_hotkey = ANY(${
+          pgArray(hotkeys)
+        }::text[]) AND ${unleased}`,
       ]
       : []),
     ...(scope.ended

@@ -19,6 +19,7 @@
  */
 import type { BigintSql } from "./_pg_commit.ts";
 import type { AccountChange, OrgAccount } from "../billing_store.ts";
+import { pgArray } from "./_pg_array.ts";
 
 /** One org's changes, as `commitBatch` takes them. */
 export interface OrgChanges {
@@ -90,11 +91,19 @@ export async function groupedCommit(sql: BigintSql, entries: OrgChanges[]): Prom
   const col = columns(entries);
   const rows = await sql<OutcomeRow[]>`
     WITH c AS (
-      SELECT * FROM unnest(${col.orgs}::text[], ${col.idx}::int[], ${col.at}::bigint[], ${col.addId}::text[],
-        ${col.addAmount}::bigint[], ${col.addCreated}::bigint[], ${col.addExpires}::bigint[],
-        ${col.removeId}::text[], ${col.entryAmount}::bigint[], ${col.usageKey}::text[],
-        ${col.usageMiner}::text[], ${col.usageDescription}::text[], ${col.usageMetadata}::text[],
-        ${col.usageAmount}::bigint[])
+      SELECT * FROM unnest(${pgArray(col.orgs)}::text[], ${pgArray(col.idx)}::int[], ${
+    pgArray(col.at)
+  }::bigint[], ${pgArray(col.addId)}::text[],
+        ${pgArray(col.addAmount)}::bigint[], ${pgArray(col.addCreated)}::bigint[], ${
+    pgArray(col.addExpires)
+  }::bigint[],
+        ${pgArray(col.removeId)}::text[], ${pgArray(col.entryAmount)}::bigint[], ${
+    pgArray(col.usageKey)
+  }::text[],
+        ${pgArray(col.usageMiner)}::text[], ${pgArray(col.usageDescription)}::text[], ${
+    pgArray(col.usageMetadata)
+  }::text[],
+        ${pgArray(col.usageAmount)}::bigint[])
       AS c(org_id, idx, at_ms, add_id, add_amount, add_created, add_expires, remove_id, entry_amount,
         usage_key, usage_miner, usage_description, usage_metadata, usage_amount)),
     locked AS MATERIALIZED (

@@ -8,6 +8,7 @@
 import type { Sql } from "postgres";
 import type { ScoredMarks } from "../assignment_store.ts";
 import { forBatchWrites } from "./_pg_scored_rows.ts";
+import { pgArray } from "./_pg_array.ts";
 
 /** Advisory lock class of an event's marks (the second key is `hashtext(event_id)`). */
 const MARK_LOCK = 7020;
@@ -53,7 +54,9 @@ export async function markPredictions(sql: Sql, groups: readonly ScoredMarks[]):
   const events = [...new Set(marks.map((group) => group.eventId))].sort();
   return await sql.begin(async (tx) => {
     await forBatchWrites(tx);
-    await tx`SELECT pg_advisory_xact_lock(${MARK_LOCK}, hashtext(e)) FROM unnest(${events}::TEXT[]) AS e`;
+    await tx`SELECT pg_advisory_xact_lock(${MARK_LOCK}, hashtext(e)) FROM unnest(${
+      pgArray(events)
+    }::TEXT[]) AS e`;
     const [row] = await tx<{ marked: number }[]>`
       WITH fresh AS (
         SELECT g.ord, g."eventId" AS event_id, g."scoredAtMs" AS scored_at_ms, g."resolvedAtMs" AS resolved_at_ms,
@@ -90,7 +93,7 @@ export async function markPredictions(sql: Sql, groups: readonly ScoredMarks[]):
 export async function eventsWithUnmarked(sql: Sql, eventIds: readonly string[]): Promise<string[]> {
   if (eventIds.length === 0) return [];
   const rows = await sql<{ event_id: string }[]>`
-    SELECT e.event_id FROM unnest(${[...eventIds]}::TEXT[]) AS e(event_id)
+    SELECT e.event_id FROM unnest(${pgArray([...eventIds])}::TEXT[]) AS e(event_id)
     WHERE (SELECT count(*) FROM predictions p WHERE p.event_id = e.event_id)
       > (SELECT COALESCE(sum(cardinality(m.agent_prediction_ids)), 0) FROM prediction_marks m
         WHERE m.event_id = e.event_id)`;

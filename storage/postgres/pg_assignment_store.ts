@@ -40,6 +40,7 @@ import {
   markPredictions,
   predictionsWithMarks,
 } from "./_pg_prediction_marks.ts";
+import { pgArray } from "./_pg_array.ts";
 
 /**
  * Assignments and predictions in PostgreSQL. A claim is one call of `claim_assignment` (migration
@@ -130,7 +131,7 @@ export class PgAssignmentStore implements AssignmentStore {
           reported->'outcomeProbabilities', outcome_prices_at_prediction,
           COALESCE(reported #> '{executionMetadata,predictionIsInvalid}' = 'true'::JSONB, FALSE))
         ORDER BY event_id, agent_prediction_id) AS rows
-      FROM predictions WHERE event_id = ANY(${[...eventIds]}::text[])`;
+      FROM predictions WHERE event_id = ANY(${pgArray([...eventIds])}::text[])`;
     return (row?.rows ?? []).map(toScoringPrediction);
   }
 
@@ -145,7 +146,7 @@ export class PgAssignmentStore implements AssignmentStore {
       SELECT event_id, agent_prediction_id, miner_hotkey, miner_uid, predicted_at_ms,
         reported -> 'outcomeProbabilities' AS outcome_probabilities,
         (validation ->> 'isValid')::boolean AS is_valid
-      FROM predictions WHERE event_id = ANY(${[...eventIds]}::text[])
+      FROM predictions WHERE event_id = ANY(${pgArray([...eventIds])}::text[])
       ORDER BY event_id, agent_prediction_id`;
     return rows.map(toDigest);
   }
@@ -178,7 +179,7 @@ export class PgAssignmentStore implements AssignmentStore {
         ${
       miners
         ? sql`AND (p.miner_uid || ':' || p.miner_hotkey) = ANY(${
-          miners.map((m) => `${m.uid}:${m.hotkey}`)
+          pgArray(miners.map((m) => `${m.uid}:${m.hotkey}`))
         }::TEXT[])`
         : sql``
     }

@@ -26,6 +26,7 @@ import {
   USAGE,
   type UsageRow,
 } from "./_pg_billing_rows.ts";
+import { pgArray } from "./_pg_array.ts";
 
 /** Changes one grouped statement takes at most (several orgs' batches). */
 const GROUP_MAX_CHANGES = 256;
@@ -149,7 +150,7 @@ export class PgBillingStore implements BillingStore {
     if (holdIds.length === 0) return [];
     const rows = await this.#sql<HoldRow[]>`
       SELECT ${this.#sql.unsafe(HOLD_COLUMNS)} FROM org_holds
-      WHERE org_id = ${orgId} AND hold_id = ANY(${holdIds}::text[])`;
+      WHERE org_id = ${orgId} AND hold_id = ANY(${pgArray(holdIds)}::text[])`;
     return rows.map(toHold);
   }
 

@@ -3,6 +3,7 @@ import type { KeyUsageStore, KeyUseCount, OrgKeyUse } from "../key_usage_store.t
 import { type AccountRow, toAccount } from "./_pg_account.ts";
 import { keyBucket } from "../rate_limit_store.ts";
 import { isStatementBug, StatementGroups } from "./_pg_groups.ts";
+import { pgArray } from "./_pg_array.ts";
 
 interface CountedRow extends AccountRow {
   key_id: string;
@@ -67,7 +68,7 @@ export class PgKeyUsageStore implements KeyUsageStore {
   }
 
   #grouped(counts: KeyCount[]): Promise<CountedRow[]> {
-    const column = <T>(pick: (count: KeyCount) => T) => counts.map(pick);
+    const column = (pick: (count: KeyCount) => string | number) => pgArray(counts.map(pick));
     // One static text (no nested fragments): it runs on the hot path.
     return this.#sql<CountedRow[]>`
       WITH u AS (

@@ -7,6 +7,7 @@ import type {
   StoredMetagraph,
   StoredNeuron,
 } from "../metagraph_store.ts";
+import { pgArray } from "./_pg_array.ts";
 
 /** A row of `latest`: the sync's columns, and a neuron's (all null when the subnet has none). */
 interface LatestRow {
@@ -54,9 +55,9 @@ export class PgMetagraphStore implements MetagraphStore {
         VALUES (${netuid}, ${block}, ${syncedAtMs})
         ON CONFLICT (netuid) DO UPDATE SET block = EXCLUDED.block, synced_at_ms = EXCLUDED.synced_at_ms`;
       await tx`DELETE FROM metagraph_neurons WHERE netuid = ${netuid}`;
-      // Every column travels as a text array (postgres.js sends a JS boolean array as one boolean).
+      // Every column travels as an array literal of text (_pg_array.ts).
       const column = (pick: (n: MetagraphWrite["neurons"][number]) => unknown) =>
-        tx.array(neurons.map((n) => String(pick(n))));
+        pgArray(neurons.map((n) => String(pick(n))));
       await tx`INSERT INTO metagraph_neurons (netuid, uid, hotkey, coldkey, active, validator_permit,
           stake_rao, emission_rao, incentive, consensus, trust, validator_trust, dividends, last_update)
         SELECT ${netuid}, * FROM unnest(
