@@ -102,15 +102,24 @@ function pageRenderer(deps: EventRoutesDeps): PageRenderer {
     maxSize: CACHE_BYTES,
     sizeCalculation: (page) => page.body.length * 2 + 256,
     ttl: deps.cacheMs,
+    // Read the service's clock on every check: by default the LRU keeps one reading for 1 ms of
+    // timers, so a clock moved between two requests with no timer run in between went unseen.
+    ttlResolution: 0,
     perf: { now: deps.clock },
   });
+  // The last page served, checked before the LRU: a burst of one query (a client polling, a
+  // front page) skips the LRU's bookkeeping, a few percent of the cached page's rate.
+  let last: { key: string; page: RenderedPage; until: number } | undefined;
   return (search, parse) => {
     const key = `${deps.catalog.current().id}${search}`;
+    const now = deps.clock();
+    if (last?.key === key && now < last.until) return last.page;
     let page = cache.get(key);
     if (!page) {
       page = renderPage(deps, parse());
       cache.set(key, page);
     }
+    last = { key, page, until: now + cache.getRemainingTTL(key) };
     return page;
   };
 }
