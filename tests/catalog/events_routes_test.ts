@@ -164,6 +164,9 @@ Deno.test("volume, liquidity, q, tagId and source filter the catalog", async () 
 
 Deno.test("bad parameters get 400 with the error body naming the field", async () => {
   await withCatalog(() => [], async (service) => {
+    await expectBadRequest(service, "?__proto__=1", "__proto__");
+    await expectBadRequest(service, "?limit=2&constructor=x", "constructor");
+    await expectBadRequest(service, "?limit=2&limit=3", "limit");
     await expectBadRequest(service, "?limit=0", "limit");
     await expectBadRequest(service, "?limit=201", "limit");
     await expectBadRequest(service, "?limit=abc", "limit");
