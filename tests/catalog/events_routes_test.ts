@@ -318,18 +318,3 @@ Deno.test("once its snapshot has expired, a cursor continues from its position i
     },
   );
 });
-
-Deno.test("a page is reused for FGW_EVENTS_CACHE_MS per query string, then rendered again", async () => {
-  await using service = await openTestService({ env: { FGW_EVENTS_CACHE_MS: "1000" } });
-  const now = service.clock.now();
-  const soon = eventRecord("e-soon", now, { endsInHours: 0.5 / 3_600 });
-  await putEvents(service.storage, [soon, eventRecord("e-later", now, { endsInHours: 5 })], now);
-  await service.catalog.view.refresh();
-  assert.deepEqual(await ids(service, ""), ["e-soon", "e-later"]);
-  service.clock.advance(600);
-  assert.deepEqual(await ids(service, ""), ["e-soon", "e-later"], "the same page within 1 s");
-  assert.deepEqual(await ids(service, "?limit=5"), ["e-later"], "another query string renders anew");
-  assert.deepEqual(await ids(service, ""), ["e-soon", "e-later"], "and leaves the first page cached");
-  service.clock.advance(500);
-  assert.deepEqual(await ids(service, ""), ["e-later"], "rendered again after 1 s: e-soon has ended");
-});
