@@ -12,8 +12,8 @@ export const PARTS = 4;
 export const PARTS_DIR = "tests/suite";
 
 /**
- * Seconds each of the slowest files takes on a PostgreSQL server (per-test times of a CI run);
- * every other file counts as DEFAULT_SECONDS. Only used to balance the parts.
+ * Seconds each of the slowest files takes on a PostgreSQL server (per-test times of a CI run).
+ * Only used to balance the parts; the other files take a fraction of a second each.
  */
 const SLOW_FILES: Record<string, number> = {
   "validators/lease_race_test.ts": 17.4,
@@ -33,22 +33,31 @@ const SLOW_FILES: Record<string, number> = {
   "catalog/offline_fallback_test.ts": 1.6,
   "predictions/prediction_snapshot_job_test.ts": 1.6,
 };
-const DEFAULT_SECONDS = 0.3;
 
 /**
- * Splits test files (paths relative to tests/) into `PARTS` lists: slowest first, each to the
- * part with the least time so far; every list sorted.
+ * Splits test files (paths relative to tests/) into `PARTS` lists: the slow files first, slowest
+ * first, each to the part with the least time so far; every other file to the part its path's
+ * hash names, so that adding or removing one file changes one line of one part. Lists sorted.
  */
 export function planParts(files: readonly string[]): string[][] {
-  const seconds = (file: string) => SLOW_FILES[file] ?? DEFAULT_SECONDS;
   const parts = Array.from({ length: PARTS }, () => ({ files: [] as string[], seconds: 0 }));
-  const bySlowest = files.toSorted((a, b) => seconds(b) - seconds(a) || a.localeCompare(b));
-  for (const file of bySlowest) {
+  const slow = files.filter((file) => file in SLOW_FILES);
+  for (const file of slow.toSorted((a, b) => SLOW_FILES[b]! - SLOW_FILES[a]! || a.localeCompare(b))) {
     const lightest = parts.reduce((best, part) => part.seconds < best.seconds ? part : best);
     lightest.files.push(file);
-    lightest.seconds += seconds(file);
+    lightest.seconds += SLOW_FILES[file]!;
+  }
+  for (const file of files.filter((file) => !(file in SLOW_FILES))) {
+    parts[fnv1a(file) % PARTS]!.files.push(file);
   }
   return parts.map((part) => part.files.toSorted());
+}
+
+/** 32-bit FNV-1a of `text`'s UTF-16 code units: a stable hash, the same on every machine. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash;
 }
 
 /** The text of a part that imports `files` (relative to tests/). */

@@ -25,3 +25,12 @@ Deno.test("the parts are balanced: the slowest files go to different parts", () 
   assert.notEqual(partOf("validators/lease_race_test.ts"), partOf("scripts/start_test.ts"));
   assert.deepEqual(parts.flat().toSorted(), files.toSorted());
 });
+
+Deno.test("adding a test file changes one part by one line", async () => {
+  const files = await listTestFiles(`${root}/tests`);
+  const before = planParts(files);
+  const after = planParts([...files, "zz/new_test.ts"].toSorted());
+  const changed = after.map((part, index) => part.filter((file) => !before[index]!.includes(file)));
+  assert.deepEqual(changed.flat(), ["zz/new_test.ts"]);
+  assert.deepEqual(after.map((part) => part.filter((file) => file !== "zz/new_test.ts")), before);
+});
