@@ -11,41 +11,19 @@ const MAX_BATCH = 5_000;
 const UNLEASED =
   "(a.status = 'available' OR (a.status = 'in_progress' AND a.lease_expires_at_ms <= storage_now_ms()))";
 
-/** A batch of targets as column arrays, for `unnest`. */
-interface Columns {
-  ids: string[];
-  versions: string[];
-  eventIds: string[];
-  rounds: number[];
-  hotkeys: string[];
-  uids: number[];
-  endsAt: number[];
-  uploadedAt: number[];
-}
-
-function columns(batch: readonly AssignmentTarget[]): Columns {
-  const out: Columns = {
-    ids: [],
-    versions: [],
-    eventIds: [],
-    rounds: [],
-    hotkeys: [],
-    uids: [],
-    endsAt: [],
-    uploadedAt: [],
+/** Each column of a batch of targets as an array literal (_pg_array.ts), for `unnest`. */
+function columns(batch: readonly AssignmentTarget[]) {
+  const column = (pick: (target: AssignmentTarget) => string | number) => pgArray(batch.map(pick));
+  return {
+    ids: column((target) => agentPredictionId({ ...target, round: target.round ?? 0 })),
+    versions: column((target) => target.agentVersionId),
+    eventIds: column((target) => target.eventId),
+    rounds: column((target) => target.round ?? 0),
+    hotkeys: column((target) => target.minerHotkey),
+    uids: column((target) => target.minerUid),
+    endsAt: column((target) => target.eventEndsAtMs),
+    uploadedAt: column((target) => target.agentUploadedAtMs),
   };
-  for (const target of batch) {
-    const round = target.round ?? 0;
-    out.ids.push(agentPredictionId({ ...target, round }));
-    out.versions.push(target.agentVersionId);
-    out.eventIds.push(target.eventId);
-    out.rounds.push(round);
-    out.hotkeys.push(target.minerHotkey);
-    out.uids.push(target.minerUid);
-    out.endsAt.push(target.eventEndsAtMs);
-    out.uploadedAt.push(target.agentUploadedAtMs);
-  }
-  return out;
 }
 
 /**
@@ -56,19 +34,13 @@ function columns(batch: readonly AssignmentTarget[]): Columns {
  */
 async function ensureBatch(sql: Sql, batch: readonly AssignmentTarget[]): Promise<EnsureResult> {
   const c = columns(batch);
-  const input = sql`unnest(${pgArray(c.ids)}::text[], ${pgArray(c.versions)}::text[], ${
-    pgArray(c.eventIds)
-  }::text[],
-    ${pgArray(c.rounds)}::int[], ${pgArray(c.hotkeys)}::text[], ${pgArray(c.uids)}::int[], ${
-    pgArray(c.endsAt)
-  }::bigint[])
+  const input = sql`unnest(${c.ids}::text[], ${c.versions}::text[], ${c.eventIds}::text[],
+    ${c.rounds}::int[], ${c.hotkeys}::text[], ${c.uids}::int[], ${c.endsAt}::bigint[])
     AS t(id, version, event_id, round, hotkey, uid, ends_at)`;
   const [, superseded, created, updated, stale] = await sql.begin((tx) => [
     tx`INSERT INTO assignment_miners (miner_hotkey, agent_version_id, agent_uploaded_at_ms, eligible, leased_count)
       SELECT DISTINCT ON (h.hotkey) h.hotkey, h.version, h.uploaded_at, true, f.floor
-      FROM unnest(${pgArray(c.hotkeys)}::text[], ${pgArray(c.versions)}::text[], ${
-      pgArray(c.uploadedAt)
-    }::bigint[])
+      FROM unnest(${c.hotkeys}::text[], ${c.versions}::text[], ${c.uploadedAt}::bigint[])
         AS h(hotkey, version, uploaded_at)
         CROSS JOIN (SELECT assignment_turn_floor(storage_now_ms()) AS floor) f
       ORDER BY h.hotkey, h.uploaded_at DESC, h.version DESC
@@ -78,7 +50,7 @@ async function ensureBatch(sql: Sql, batch: readonly AssignmentTarget[]): Promis
       WHERE (EXCLUDED.agent_uploaded_at_ms, EXCLUDED.agent_version_id)
         >= (assignment_miners.agent_uploaded_at_ms, assignment_miners.agent_version_id)`,
     tx`UPDATE assignments a SET status = 'retired' FROM assignment_miners m
-      WHERE m.miner_hotkey = ANY(${pgArray(c.hotkeys)}::text[]) AND a.miner_hotkey = m.miner_hotkey
+      WHERE m.miner_hotkey = ANY(${c.hotkeys}::text[]) AND a.miner_hotkey = m.miner_hotkey
         AND a.agent_version_id <> m.agent_version_id AND ${sql.unsafe(UNLEASED)}`,
     tx`INSERT INTO assignments (id, agent_version_id, event_id, round, miner_hotkey, miner_uid,
         event_ends_at_ms, status, created_at_ms)
@@ -131,24 +103,19 @@ export async function retireAssignments(sql: Sql, scope: RetireScope): Promise<n
   const hotkeys = [...(scope.minerHotkeys ?? [])];
   const unleased = sql.unsafe(UNLEASED);
   if (eventIds.length === 0 && hotkeys.length === 0 && !scope.ended) return 0;
+  const [events, miners] = [pgArray(eventIds), pgArray(hotkeys)];
   if (hotkeys.length > 0) {
-    await sql`UPDATE assignment_miners SET eligible = false WHERE miner_hotkey = ANY(${
-      pgArray(hotkeys)
-    }::text[])`;
+    await sql`UPDATE assignment_miners SET eligible = false WHERE miner_hotkey = ANY(${miners}::text[])`;
   }
   const results = await sql.begin((tx) => [
     ...(eventIds.length > 0
       ? [
-        tx`UPDATE assignments a SET status = 'retired' WHERE a.event_id = ANY(${
-          pgArray(eventIds)
-        }::text[]) AND ${unleased}`,
+        tx`UPDATE assignments a SET status = 'retired' WHERE a.event_id = ANY(${events}::text[]) AND ${unleased}`,
       ]
       : []),
     ...(hotkeys.length > 0
       ? [
-        tx`UPDATE assignments a SET status = 'retired' WHERE a.miner_hotkey = ANY(${
-          pgArray(hotkeys)
-        }::text[]) AND ${unleased}`,
+        tx`UPDATE assignments a SET status = 'retired' WHERE a.miner_hotkey = ANY(${miners}::text[]) AND ${unleased}`,
       ]
       : []),
     ...(scope.ended

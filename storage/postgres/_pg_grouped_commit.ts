@@ -58,10 +58,11 @@ export function plainBatch(changes: AccountChange[]): boolean {
 function columns(entries: OrgChanges[]) {
   const rows = entries.flatMap(({ orgId, changes }) => changes.map((change, i) => ({ orgId, i, change })));
   const text = (value: bigint | number | undefined) => value === undefined ? null : String(value);
-  const of = <T>(pick: (change: AccountChange) => T) => rows.map((row) => pick(row.change));
+  // Each column as an array literal (_pg_array.ts).
+  const of = (pick: (change: AccountChange) => string | null) => pgArray(rows.map((row) => pick(row.change)));
   return {
-    orgs: rows.map((row) => row.orgId),
-    idx: rows.map((row) => row.i + 1),
+    orgs: pgArray(rows.map((row) => row.orgId)),
+    idx: pgArray(rows.map((row) => row.i + 1)),
     at: of((change) => String(change.atMs)),
     addId: of((change) => change.addHold?.id ?? null),
     addAmount: of((change) => text(change.addHold?.amountMicro)),
@@ -91,19 +92,11 @@ export async function groupedCommit(sql: BigintSql, entries: OrgChanges[]): Prom
   const col = columns(entries);
   const rows = await sql<OutcomeRow[]>`
     WITH c AS (
-      SELECT * FROM unnest(${pgArray(col.orgs)}::text[], ${pgArray(col.idx)}::int[], ${
-    pgArray(col.at)
-  }::bigint[], ${pgArray(col.addId)}::text[],
-        ${pgArray(col.addAmount)}::bigint[], ${pgArray(col.addCreated)}::bigint[], ${
-    pgArray(col.addExpires)
-  }::bigint[],
-        ${pgArray(col.removeId)}::text[], ${pgArray(col.entryAmount)}::bigint[], ${
-    pgArray(col.usageKey)
-  }::text[],
-        ${pgArray(col.usageMiner)}::text[], ${pgArray(col.usageDescription)}::text[], ${
-    pgArray(col.usageMetadata)
-  }::text[],
-        ${pgArray(col.usageAmount)}::bigint[])
+      SELECT * FROM unnest(${col.orgs}::text[], ${col.idx}::int[], ${col.at}::bigint[], ${col.addId}::text[],
+        ${col.addAmount}::bigint[], ${col.addCreated}::bigint[], ${col.addExpires}::bigint[],
+        ${col.removeId}::text[], ${col.entryAmount}::bigint[], ${col.usageKey}::text[],
+        ${col.usageMiner}::text[], ${col.usageDescription}::text[], ${col.usageMetadata}::text[],
+        ${col.usageAmount}::bigint[])
       AS c(org_id, idx, at_ms, add_id, add_amount, add_created, add_expires, remove_id, entry_amount,
         usage_key, usage_miner, usage_description, usage_metadata, usage_amount)),
     locked AS MATERIALIZED (

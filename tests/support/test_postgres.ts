@@ -31,10 +31,10 @@ interface FileDatabase {
 /**
  * This worker's database, taken by its first PostgreSQL test (each part of the suite, or a test
  * file run alone, runs in its own worker, and module state is per worker) and given back after
- * its last: a database of the pool kept
- * on the server at DATABASE_URL (CI; `takePooledDatabase`), else an embedded PGlite served over a
- * local socket, so tests pass on a machine without PostgreSQL. Taking one costs a few milliseconds
- * on a server (making one, about 0.6 s) and about a second for a PGlite; emptying it, a few.
+ * its last: a database of the pool kept on the server at DATABASE_URL (CI; `takePooledDatabase`),
+ * else an embedded PGlite served over a local socket, so tests pass on a machine without PostgreSQL.
+ * Taking one costs a few milliseconds on a server (making one, about 0.6 s) and about a second for
+ * a PGlite; emptying it, a few.
  */
 let fileDatabase: Promise<FileDatabase> | undefined;
 /** A test holds the database: tests within a worker run one after the other, so at most one. */
@@ -78,29 +78,27 @@ function makeFileDatabase(): Promise<FileDatabase> {
 }
 
 /**
- * Every table but the migrations record emptied and every sequence restarted, so the next storage's
- * `migrate()` finds nothing to apply and the test sees the same empty database as a new one
- * (migrations hold no rows of their own). Only the tables holding rows are truncated (with the
- * tables referencing them: CASCADE): a TRUNCATE makes new files for the table and each index, about
- * 20 ms a table on the server here. Run once when a worker takes its database: it also drops the
- * dead rows `DELETE_ROWS` left there (autovacuum may be off). TRUNCATE fires no row triggers, so
- * the append-only ledger's trigger does not refuse it.
+ * Run once when a worker takes a server database of the pool: every table but the migrations
+ * record that has anything on disk (live rows, or the dead rows `DELETE_ROWS` leaves behind when
+ * autovacuum is off) is truncated, with the tables referencing it (CASCADE). A TRUNCATE makes new
+ * files for the table and each index, about 20 ms a table on the server here, so it is not done
+ * per test; `DELETE_ROWS` follows before the first test, as before every test. TRUNCATE fires no
+ * row triggers, so the append-only ledger's trigger does not refuse it.
  */
-const EMPTY_TABLES = `DO $$ DECLARE t record; filled text[] := '{}'; has_rows boolean; s record; BEGIN
-  FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations' LOOP
-    EXECUTE format('SELECT EXISTS (SELECT FROM %I)', t.tablename) INTO has_rows;
-    IF has_rows THEN filled := filled || format('%I', t.tablename); END IF;
-  END LOOP;
-  IF cardinality(filled) > 0 THEN
-    EXECUTE 'TRUNCATE ' || array_to_string(filled, ', ') || ' RESTART IDENTITY CASCADE';
+const TRUNCATE_USED_TABLES = `DO $$ DECLARE used text[]; BEGIN
+  SELECT array_agg(format('%I', c.relname)) INTO used FROM pg_class c
+    JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname <> 'schema_migrations'
+      AND pg_relation_size(c.oid) > 0;
+  IF used IS NOT NULL THEN
+    EXECUTE 'TRUNCATE ' || array_to_string(used, ', ') || ' CASCADE';
   END IF;
-  FOR s IN SELECT sequencename FROM pg_sequences WHERE schemaname = 'public' LOOP
-    EXECUTE format('ALTER SEQUENCE %I RESTART', s.sequencename);
-  END LOOP;
 END $$;`;
 
 /**
- * Empties the database between tests: every row deleted, the used sequences restarted. DELETE of
+ * Empties the database before each test: every row deleted and the used sequences restarted, so
+ * the test sees the same empty database as a new one and the next storage's `migrate()` finds
+ * nothing to apply (migrations hold no rows of their own). DELETE of
  * the few rows a test leaves costs the server far less than TRUNCATE's new files (a test's
  * emptying took a median 56 ms with TRUNCATE, about 40 % of the server's work in the suite).
  * `session_replication_role = replica` (superuser; the tests connect as one) keeps the
@@ -118,7 +116,7 @@ END $$;`;
 
 async function createServerDatabase(serverUrl: string): Promise<FileDatabase> {
   const pooled = await takePooledDatabase(serverUrl);
-  await pooled.admin.unsafe(EMPTY_TABLES);
+  await pooled.admin.unsafe(TRUNCATE_USED_TABLES);
   return {
     url: pooled.url,
     // Four parts of the suite run at once (README), each may hold two instances of 6 + 2 (the hold
