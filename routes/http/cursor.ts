@@ -84,17 +84,26 @@ function toBase64url(bytes: Uint8Array): string {
 
 /**
  * The bytes of unpadded base64url `text`; null unless `text` is exactly what `toBase64url` writes
- * for them (the runtime's decoder also takes padding, whitespace and stray low bits, which a
- * cursor never has).
+ * for them. The runtime's decoder also takes padding and whitespace (caught by the length, which
+ * for n bytes is exactly ceil(4n / 3)) and stray low bits in the last character (which must be
+ * zero): checked by arithmetic rather than by encoding the bytes again.
  */
 function fromBase64url(text: string): Uint8Array | null {
+  let bytes: Uint8Array;
   try {
-    const bytes = Uint8Array.fromBase64(text, { alphabet: "base64url" });
-    return toBase64url(bytes) === text ? bytes : null;
+    bytes = Uint8Array.fromBase64(text, { alphabet: "base64url" });
   } catch {
     return null;
   }
+  if (text.length !== Math.ceil((bytes.length * 4) / 3)) return null;
+  const spare = (3 - (bytes.length % 3)) % 3; // characters the last group lacks: 0, 1 or 2
+  if (spare === 0) return bytes;
+  // The last character's unused low bits: 2 of them when one character is missing, 4 when two.
+  const last = BASE64URL.indexOf(text[text.length - 1]!);
+  return (last & ((1 << (2 * spare)) - 1)) === 0 ? bytes : null;
 }
+
+const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 /** True for values JSON writes and reads back unchanged: null, booleans, finite numbers, strings, and arrays and plain objects of them. */
 function isPlainJson(value: unknown): boolean {

@@ -81,3 +81,31 @@ Deno.test("only a cursor's exact unpadded base64url is read: padding, whitespace
   }
   assert.match(refusal(() => codec.decode("q1", `${body}.${mac}=`)), /malformed/);
 });
+
+Deno.test("of all 64 last characters of a cursor's body or MAC, only the one it was issued with is read", () => {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  // Bodies of 36, 38, 39 and 40 characters: the last character carries 0, 4, 2 and 0 unused bits
+  // (a whole group, a group of 2 and one of 3 characters); the 16-byte MAC's, 4.
+  const cursors = ["7", "70", "700", "7000"].map((position) => codec.encode("q1", position));
+  const remainders = new Set(cursors.map((cursor) => cursor.split(".")[0]!.length % 4));
+  assert.deepEqual([...remainders].sort(), [0, 2, 3]);
+  for (const cursor of cursors) {
+    const [body, mac] = cursor.split(".") as [string, string];
+    for (
+      const [part, swap] of [[body, (c: string) => `${c}.${mac}`], [
+        mac,
+        (c: string) => `${body}.${c}`,
+      ]] as const
+    ) {
+      const readable = [...alphabet].filter((last) => {
+        try {
+          codec.decode("q1", swap(part.slice(0, -1) + last));
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      assert.deepEqual(readable, [part.at(-1)], cursor);
+    }
+  }
+});

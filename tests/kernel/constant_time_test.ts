@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { digestMatches, sameText, sha256Text } from "../../actors/kernel/mod.ts";
+import { digestMatches, sameBytes, sameText, sha256Text } from "../../actors/kernel/mod.ts";
 
 Deno.test("sameText is true only for equal strings, whatever position differs", () => {
   const secret = "A".repeat(43);
@@ -22,4 +22,18 @@ Deno.test("digestMatches compares the SHA-256 of a text with a digest", () => {
   assert.equal(digestMatches("fgw secret", digest), true);
   assert.equal(digestMatches("fgw secreT", digest), false);
   assert.equal(digestMatches("fgw secret", digest.slice(1)), false);
+});
+
+Deno.test("sameBytes is true only for the same bytes, whatever bit of whichever byte differs", () => {
+  const mac = Uint8Array.from({ length: 16 }, (_, i) => i * 17);
+  assert.equal(sameBytes(mac, mac.slice()), true);
+  for (let at = 0; at < mac.length; at++) {
+    for (let bit = 0; bit < 8; bit++) {
+      const other = mac.slice();
+      other[at]! ^= 1 << bit;
+      assert.equal(sameBytes(mac, other), false, `byte ${at}, bit ${bit}`);
+    }
+  }
+  assert.equal(sameBytes(mac, mac.subarray(0, 15)), false);
+  assert.equal(sameBytes(new Uint8Array(0), new Uint8Array(0)), true);
 });
