@@ -45,8 +45,9 @@ export interface RouteDeclaration extends Omit<RouteConfig, "security"> {
   access: Access;
   /**
    * Error codes the handler itself answers with. Those the declaration implies are added:
-   * 500 always; 429 unless `probe`; 401/404 for `admin`; 401/403/429 and `ASKS_ACTOR` for an API
-   * key; 400 for a query; 404 for path parameters; 400/413/415 for a body.
+   * 500 always; 429 and 503 `unavailable` (the storage cannot be reached) unless `probe`; 401/404
+   * for `admin`; 401/403/429 and `ASKS_ACTOR` for an API key; 400 for a query; 404 for path
+   * parameters; 400/413/415 for a body.
    */
   errors?: readonly ErrorCode[];
   /** Largest JSON body taken (default 64 KiB); over it 413 `payload_too_large`. */
@@ -181,7 +182,7 @@ function asArray<T>(value: T | T[] | undefined): T[] {
 
 function impliedErrors(access: Access, request: RouteConfig["request"]): ErrorCode[] {
   const codes: ErrorCode[] = ["internal_error"];
-  if (access !== "probe") codes.push("rate_limited");
+  if (access !== "probe") codes.push("rate_limited", "unavailable");
   if (access === "admin") codes.push("unauthenticated", "not_found");
   if (isKeyAccess(access)) codes.push("unauthenticated", "wrong_auth_scheme", "insufficient_scope");
   if (isKeyAccess(access)) codes.push(...ASKS_ACTOR);

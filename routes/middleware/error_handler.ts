@@ -6,6 +6,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Logger } from "../../actors/kernel/mod.ts";
 import { type ErrorCode, ServiceError } from "../../actors/kernel/mod.ts";
 import { WriteConflictError } from "../../storage/retry_conditional.ts";
+import { isStorageUnavailable } from "../../storage/storage_unavailable.ts";
 
 /** HTTP status for each error code (DESIGN.md §3). */
 export const STATUS_OF: Record<ErrorCode, ContentfulStatusCode> = {
@@ -70,13 +71,17 @@ const HTTP_EXCEPTION_CODES: Partial<Record<number, [ErrorCode, string]>> = {
 };
 
 export interface OnErrorOptions {
-  /** Told about each error answered 500 (metrics). */
+  /** Told about each error answered 500, and each storage outage answered 503 (metrics). */
   onInternalError?: (error: Error) => void;
 }
 
+/** `Retry-After` of a request refused because the storage cannot be reached. */
+const STORAGE_RETRY_AFTER_SECONDS = 2;
+
 /**
  * The app's one `onError`: known errors render with their code (a storage write that kept losing
- * its race is 409 `conflict`), anything else is a logged 500.
+ * its race is 409 `conflict`); storage that cannot be reached (`isStorageUnavailable`) is a logged
+ * 503 `unavailable` with `Retry-After`; anything else is a logged 500.
  */
 export function onError(log: Logger, options: OnErrorOptions = {}) {
   return (error: Error, c: Context): Response => {
@@ -90,6 +95,7 @@ export function onError(log: Logger, options: OnErrorOptions = {}) {
     }
     const known = error instanceof HTTPException ? HTTP_EXCEPTION_CODES[error.status] : undefined;
     if (known) return errorResponse(c, new ServiceError(known[0], known[1]));
+    if (isStorageUnavailable(error)) return storageUnavailable(c, error, { log, options });
     log({
       level: "error",
       msg: "unhandled error",
@@ -100,4 +106,20 @@ export function onError(log: Logger, options: OnErrorOptions = {}) {
     options.onInternalError?.(error);
     return errorResponse(c, new ServiceError("internal_error", "Internal error"));
   };
+}
+
+/** 503 for a request the storage could not serve: logged without its stack (it is no bug). */
+function storageUnavailable(
+  c: Context,
+  error: Error,
+  at: { log: Logger; options: OnErrorOptions },
+): Response {
+  at.log({ level: "error", msg: "storage unavailable", requestId: requestIdOf(c), error: String(error) });
+  at.options.onInternalError?.(error);
+  return errorResponse(
+    c,
+    new ServiceError("unavailable", "Storage is unavailable: try again shortly", {
+      retryAfterSeconds: STORAGE_RETRY_AFTER_SECONDS,
+    }),
+  );
 }

@@ -32,6 +32,7 @@ import "../storage/assignment_scoring_reads_contract_test.ts";
 import "../storage/assignment_store_race_contract_test.ts";
 import "../storage/fresh_run_store_contract_test.ts";
 import "../storage/pg_grouped_commit_test.ts";
+import "../storage/storage_unavailable_test.ts";
 import "../validators/metagraph_file_test.ts";
 import "../validators/nonce_order_test.ts";
 import "../validators/signature_guard_test.ts";

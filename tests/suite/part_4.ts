@@ -22,6 +22,7 @@ import "../http/no_query_parameters_test.ts";
 import "../kernel/constant_time_test.ts";
 import "../keys/api_key_instances_test.ts";
 import "../keys/key_usage_actor_test.ts";
+import "../keys/storage_outage_test.ts";
 import "../predictions/prediction_freshness_test.ts";
 import "../predictions/prediction_loop_e2e_test.ts";
 import "../runtime/actor_must_complete_test.ts";

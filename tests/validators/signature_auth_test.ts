@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { errorCode, overriding } from "../support/access.ts";
+import { refusedConnectionError } from "../support/storage_outage.ts";
 import { ManualClock } from "../../actors/kernel/mod.ts";
 import { openKvStorage } from "../../storage/kv/kv_storage.ts";
 import { openTestService } from "../support/test_service.ts";
@@ -194,10 +195,11 @@ Deno.test("an API key on a signature route, or signature headers on a key route,
   assert.equal(await errorCode(onKeyRoute), "wrong_auth_scheme");
 });
 
-Deno.test("a storage failure during the checks fails closed: 500 and nothing is leased", async () => {
+/** A lease attempted while the nonce and claim steps fail with `failure`; then with them back. */
+async function leaseWhileFailing(failure: Error) {
   const storage = await openKvStorage(":memory:");
   let failing = false;
-  const down = () => Promise.reject(new Error("storage down"));
+  const down = () => Promise.reject(failure);
   const nonces = overriding<NonceStore>(storage.nonces, {
     consume: (...args) => failing ? down() : storage.nonces.consume(...args),
     consumeCounting: (...args) => failing ? down() : storage.nonces.consumeCounting(...args),
@@ -214,10 +216,25 @@ Deno.test("a storage failure during the checks fails closed: 500 and nothing is 
   });
   await using _service = loop.service;
   failing = true;
-  const result = await attempt(loop, lease(loop));
-  assert.equal(result.status, 500);
-  assert.equal(result.code, "internal_error");
-  assert.equal(await loop.service.storage.assignments.countLive(VALIDATOR.hotkey), 0);
+  const refused = await attempt(loop, lease(loop));
+  const leased = await loop.service.storage.assignments.countLive(VALIDATOR.hotkey);
   failing = false;
-  assert.equal((await attempt(loop, lease(loop))).status, 200);
+  return { refused, leased, after: (await attempt(loop, lease(loop))).status };
+}
+
+Deno.test("a storage failure during the checks fails closed: 500 and nothing is leased", async () => {
+  const { refused, leased, after } = await leaseWhileFailing(new Error("storage down"));
+  assert.equal(refused.status, 500);
+  assert.equal(refused.code, "internal_error");
+  assert.equal(leased, 0);
+  assert.equal(after, 200);
+});
+
+Deno.test("storage that cannot be reached during the checks fails closed: 503 with Retry-After", async () => {
+  const { refused, leased, after } = await leaseWhileFailing(await refusedConnectionError());
+  assert.equal(refused.status, 503);
+  assert.equal(refused.code, "unavailable");
+  assert.equal(refused.retryAfter, "2");
+  assert.equal(leased, 0);
+  assert.equal(after, 200);
 });
