@@ -6,11 +6,12 @@ import { ServiceError } from "../../actors/kernel/mod.ts";
 export const DEFAULT_JSON_BODY_BYTES = 64 * 1024;
 
 /**
- * The JSON media types a route with a JSON body takes: `application/json` or `application/<x>+json`,
- * with optional `name=value` parameters. The same rule `@hono/zod-openapi` gates bodies with, so
- * that a type this middleware lets through is never refused or skipped by the validator after it.
+ * The one media type a route with a JSON body takes (docs/conventions.md): `application/json`, in
+ * any case, whose only parameter may be `charset=utf-8` (RFC 8259: JSON text is UTF-8), quoted or
+ * not. Another type (`text/plain`, `application/vnd.api+json`) or another charset is refused, so
+ * the gate is never more lenient than `@hono/zod-openapi`'s own check behind it.
  */
-const JSON_TYPE = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
+const JSON_TYPE = /^application\/json\s*(;\s*charset\s*=\s*("utf-8"|utf-8)\s*)?$/i;
 
 /**
  * Caps request bodies at `maxBytes` (Content-Length, or counted while streaming):

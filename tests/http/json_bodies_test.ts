@@ -100,12 +100,35 @@ Deno.test("a POST body without Content-Type, or of another type, answers 415 uns
       "unsupported_media_type",
       `${key} empty`,
     );
-    const text = { ...credentials, "content-type": "text/plain" };
-    await expectError(
-      await service.request(url, { method: "POST", headers: text, body }),
-      415,
-      "unsupported_media_type",
-      `${key} text`,
+    for (const type of ["text/plain", "application/vnd.api+json", "application/json; charset=utf-16"]) {
+      await expectError(
+        await service.request(url, {
+          method: "POST",
+          headers: { ...credentials, "content-type": type },
+          body,
+        }),
+        415,
+        "unsupported_media_type",
+        `${key} ${type}`,
+      );
+    }
+  }
+});
+
+Deno.test("application/json is taken in any case, with or without charset=utf-8", async () => {
+  const { service, orgId, auth } = await serviceWithOrg();
+  await using _ = service;
+  const types = ["Application/JSON", "application/json; charset=UTF-8", 'application/json;charset="utf-8"'];
+  for (const { path, key } of (await postRoutes(service)).withBody) {
+    const type = types[key.length % types.length]!;
+    const taken = await service.request(concretePath(path, { orgId }), {
+      method: "POST",
+      headers: { ...auth(key), "content-type": type },
+      body: JSON.stringify(VALID_BODIES[key]),
+    });
+    assert.ok(
+      taken.status === 200 || taken.status === 201,
+      `${key} (${type}): ${taken.status} ${await taken.text()}`,
     );
   }
 });
