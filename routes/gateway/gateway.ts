@@ -53,11 +53,20 @@ function providerListing(listing: unknown) {
     const tag = await etag;
     const headers = { "Cache-Control": "public, max-age=60", ETag: tag };
     const wanted = c.req.header("if-none-match");
-    if (wanted !== undefined && wanted.split(",").some((t) => t.trim() === tag || t.trim() === "*")) {
+    if (wanted !== undefined && wanted.split(",").some((listed) => noneMatchHits(listed, tag))) {
       return c.body(null, 304, headers);
     }
     return c.body(bytes, 200, { ...headers, "Content-Type": "application/json" });
   };
+}
+
+/**
+ * True when one tag listed in `If-None-Match` matches `tag`: `*`, or the same opaque tag, weak
+ * (`W/`) or not (RFC 9110 §13.1.2 compares `If-None-Match` weakly).
+ */
+function noneMatchHits(listed: string, tag: string): boolean {
+  const trimmed = listed.trim();
+  return trimmed === "*" || (trimmed.startsWith("W/") ? trimmed.slice(2) : trimmed) === tag;
 }
 
 function notRegistered(hotkey: string, why: string): ServiceError {

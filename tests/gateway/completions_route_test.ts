@@ -20,8 +20,19 @@ Deno.test("GET /v1/gateway/providers is public, lists the catalog, and is cachea
   const again = await w.service.request("/v1/gateway/providers", { headers: { "if-none-match": etag! } });
   assert.equal(again.status, 304);
   assert.equal(await again.text(), "");
-  const stale = await w.service.request("/v1/gateway/providers", { headers: { "if-none-match": '"other"' } });
-  assert.equal(stale.status, 200);
+  // If-None-Match compares weakly (RFC 9110): a weak form of the tag, in a list, or `*` matches.
+  for (const wanted of [`W/${etag}`, `"other", ${etag}`, ` W/"other" , W/${etag} `, "*"]) {
+    const matched = await w.service.request("/v1/gateway/providers", {
+      headers: { "if-none-match": wanted },
+    });
+    assert.equal(matched.status, 304, wanted);
+    await matched.body?.cancel();
+  }
+  for (const wanted of ['"other"', `W/"other"`, etag!.slice(1, -1), `w/${etag}`]) {
+    const stale = await w.service.request("/v1/gateway/providers", { headers: { "if-none-match": wanted } });
+    assert.equal(stale.status, 200, wanted);
+    await stale.body?.cancel();
+  }
   const doc = await (await w.service.request("/openapi.json")).json();
   assert.ok(doc.paths["/v1/gateway/providers"]?.get, "declared in the OpenAPI document");
   assert.equal(doc.paths["/v1/gateway/providers"].get.security, undefined, "public");
