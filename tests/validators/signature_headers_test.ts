@@ -71,6 +71,7 @@ Deno.test("malformed signature headers are a 400 naming every bad header", () =>
     [{ "x-validator-signature": "ab".repeat(63) }, "x-validator-signature"],
     [{ "x-validator-signature": `0x${"ab".repeat(65)}` }, "x-validator-signature"],
     [{ "x-validator-signature": `0x${"zz".repeat(64)}` }, "x-validator-signature"],
+    [{ "x-validator-signature": `0X${"ab".repeat(64)}` }, "x-validator-signature"],
     [{ "x-miner-hotkey": "not-an-address" }, "x-miner-hotkey"],
   ];
   for (const [override, field] of cases) {
