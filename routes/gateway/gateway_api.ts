@@ -31,7 +31,13 @@ const requestFields = {
     description: "One of the provider's models (any model when it `allowsAnyModel`).",
   }),
   messages: z.array(message).min(1).max(10_000).meta({ description: "The conversation, oldest first." }),
-  maxTokens: z.number().int().min(1).max(MAX_TOKENS_BOUND).meta({
+  // The bounds first, each ending the checks when it fails: 1e300 is one problem ("at most"), not
+  // also "not a safe integer".
+  maxTokens: z.number().min(1, { abort: true }).max(MAX_TOKENS_BOUND, {
+    abort: true,
+    message: `must be at most ${MAX_TOKENS_BOUND}, and at most the model's maxOutputTokens ` +
+      "(32768 unless the provider catalog sets it)",
+  }).int().meta({
     description: "Most completion tokens; at most the model's `maxOutputTokens` (default 32768). " +
       "Every one of them is held before the call (docs/gateway.md).",
   }),

@@ -33,6 +33,10 @@ Deno.test("bad values of the request's own fields are 400s naming each field", a
     [{ maxTokens: 0 }, ["maxTokens"]],
     [{ maxTokens: 1.5 }, ["maxTokens"]],
     [{ maxTokens: "16" }, ["maxTokens"]],
+    // One problem each, never a second one for the same field (1e300 is "at most", not also "not an int").
+    [{ maxTokens: 1e300 }, ["maxTokens"]],
+    [{ maxTokens: -1e300 }, ["maxTokens"]],
+    [{ maxTokens: 2_000_000 }, ["maxTokens"]],
     [{ temperature: 3 }, ["temperature"]],
     [{ topP: -0.1 }, ["topP"]],
     [{ stop: "" }, ["stop"]],
