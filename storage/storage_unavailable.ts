@@ -31,15 +31,19 @@ const MAX_CAUSES = 5;
 /**
  * True when `error` (or one of its causes) says the storage could not be reached or will not
  * serve for now: a connection refused, reset or lost, the database shutting down or restarting,
- * out of connections. Such a request may well succeed a moment later, so it is answered 503
+ * out of connections, or refusing new connections (any FATAL error). Such a request may well succeed a moment later, so it is answered 503
  * `unavailable` with `Retry-After`, not 500 (DESIGN §3 keeps 500 for a bug). A statement the
  * database refuses for what it says (a constraint, a syntax error) is not this.
  */
 export function isStorageUnavailable(error: unknown): boolean {
   let at = error;
   for (let depth = 0; depth < MAX_CAUSES && at instanceof Error; depth++) {
-    const code = (at as { code?: unknown }).code;
+    const { code, severity } = at as { code?: unknown; severity?: unknown };
     if (typeof code === "string" && unavailableCode(code)) return true;
+    // A FATAL (or PANIC) error ends the session: raised while a connection is set up (the database
+    // not accepting connections, 55000; not there, 3D000; the login refused) or by a server going
+    // down. The statement was never the problem.
+    if (severity === "FATAL" || severity === "PANIC") return true;
     at = at.cause;
   }
   return false;

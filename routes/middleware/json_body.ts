@@ -8,10 +8,12 @@ export const DEFAULT_JSON_BODY_BYTES = 64 * 1024;
 /**
  * The one media type a route with a JSON body takes (docs/conventions.md): `application/json`, in
  * any case, whose only parameter may be `charset=utf-8` (RFC 8259: JSON text is UTF-8), quoted or
- * not. Another type (`text/plain`, `application/vnd.api+json`) or another charset is refused, so
- * the gate is never more lenient than `@hono/zod-openapi`'s own check behind it.
+ * not, with no space but after the `;` (the header's own leading and trailing spaces are gone
+ * by then). Another type (`text/plain`, `application/vnd.api+json`), another charset or another
+ * spelling is refused here, so the gate is never more lenient than `@hono/zod-openapi`'s own check
+ * behind it (which takes no space before `;` or around `=`): every route refuses alike.
  */
-const JSON_TYPE = /^application\/json\s*(;\s*charset\s*=\s*("utf-8"|utf-8)\s*)?$/i;
+const JSON_TYPE = /^application\/json(;\s*charset=("utf-8"|utf-8))?$/i;
 
 /**
  * Caps request bodies at `maxBytes` (Content-Length, or counted while streaming):

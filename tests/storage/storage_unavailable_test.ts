@@ -17,7 +17,7 @@ Deno.test("a statement the database refuses for what it says, or any other error
     const missing = await sql`SELECT * FROM no_such_table`.catch((error) => error);
     assert.equal(missing.code, "42P01");
     assert.equal(isStorageUnavailable(missing), false);
-    await sql`CREATE TABLE once (id INT PRIMARY KEY)`;
+    await sql`CREATE TEMP TABLE once (id INT PRIMARY KEY)`;
     await sql`INSERT INTO once VALUES (1)`;
     const duplicate = await sql`INSERT INTO once VALUES (1)`.catch((error) => error);
     assert.equal(duplicate.code, "23505");
@@ -58,6 +58,35 @@ Deno.test({
       await victim.end({ timeout: 0 });
       await admin.end();
       await database.close();
+    }
+  },
+});
+
+Deno.test({
+  name: realPostgres
+    ? "a database that does not accept connections (ALLOW_CONNECTIONS false) is storage unavailable"
+    : "a database that does not accept connections (ignored: needs DATABASE_URL)",
+  ignore: !realPostgres,
+  fn: async () => {
+    const server = postgres(Deno.env.get("DATABASE_URL")!, { max: 1, onnotice: () => {} });
+    const name = `fgw_closed_${crypto.randomUUID().replaceAll("-", "")}`;
+    await server.unsafe(`CREATE DATABASE ${name}`);
+    const url = new URL(Deno.env.get("DATABASE_URL")!);
+    url.pathname = `/${name}`;
+    await server.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+    // A new connection (as a pool opens after its old ones were ended): refused while it is set up.
+    const client = postgres(url.href, { max: 1, connect_timeout: 5, onnotice: () => {} });
+    try {
+      const refused = await client`SELECT 1`.then(
+        () => assert.fail("a query ran"),
+        (error: Error & { code?: string; severity?: string }) => error,
+      );
+      assert.deepEqual([refused.code, refused.severity], ["55000", "FATAL"], String(refused));
+      assert.equal(isStorageUnavailable(refused), true);
+    } finally {
+      await client.end({ timeout: 0 });
+      await server.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await server.end();
     }
   },
 });
