@@ -116,7 +116,7 @@ export type { AppEnv };
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = openApiApp<AppEnv>();
   installFrontDoor(app, deps.metrics);
-  app.onError(onError(deps.log, { onInternalError: () => deps.metrics.storageError("request") }));
+  app.onError(onError(deps.log, { onServerError: () => deps.metrics.storageError("request") }));
   app.notFound((c) => errorResponse(c, new ServiceError("not_found", "No such route")));
   app.route("/", metricsRoutes(deps.metrics, deps.http.metricsToken));
   if (deps.http.ipRpm > 0) {

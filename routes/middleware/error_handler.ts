@@ -72,7 +72,7 @@ const HTTP_EXCEPTION_CODES: Partial<Record<number, [ErrorCode, string]>> = {
 
 export interface OnErrorOptions {
   /** Told about each error answered 500, and each storage outage answered 503 (metrics). */
-  onInternalError?: (error: Error) => void;
+  onServerError?: (error: Error) => void;
 }
 
 /** `Retry-After` of a request refused because the storage cannot be reached. */
@@ -103,7 +103,7 @@ export function onError(log: Logger, options: OnErrorOptions = {}) {
       error: String(error),
       stack: error.stack,
     });
-    options.onInternalError?.(error);
+    options.onServerError?.(error);
     return errorResponse(c, new ServiceError("internal_error", "Internal error"));
   };
 }
@@ -115,7 +115,7 @@ function storageUnavailable(
   at: { log: Logger; options: OnErrorOptions },
 ): Response {
   at.log({ level: "error", msg: "storage unavailable", requestId: requestIdOf(c), error: String(error) });
-  at.options.onInternalError?.(error);
+  at.options.onServerError?.(error);
   return errorResponse(
     c,
     new ServiceError("unavailable", "Storage is unavailable: try again shortly", {
