@@ -4,6 +4,7 @@ import type { Metrics } from "../actors/kernel/mod.ts";
 import { UNMATCHED_ROUTE } from "../actors/kernel/mod.ts";
 import type { AppEnv } from "./http/app_env.ts";
 import { chooseRequestId } from "./middleware/request_id.ts";
+import { type AnswerEnv, stampAnswer } from "./http/answer.ts";
 
 /** What `Deno.serve` (or a test's `app.request`) passes as the second argument of `fetch`. */
 interface ServeInfo {
@@ -12,7 +13,8 @@ interface ServeInfo {
 
 /**
  * Wraps `app.fetch` with what every request gets: a request id (`chooseRequestId`), handed to the
- * handlers as `c.env.requestId` and echoed as `X-Request-Id`, and the HTTP metrics (count and time by
+ * handlers as `c.env.requestId` and echoed as `X-Request-Id` (one of the answer headers of
+ * routes/http/answer.ts, which it adds to an answer not built with them), and the HTTP metrics (count and time by
  * method, route pattern and status). It is a wrapper, not a Hono middleware, because any middleware
  * sends every request through Hono's async compose, which cost the cached catalog page about a
  * third of its rate (docs/benchmarks.md); a route with one handler keeps Hono's direct path, and a
@@ -25,13 +27,17 @@ export function installFrontDoor(app: Hono<AppEnv>, metrics: Metrics): void {
   app.fetch = (request, info?: ServeInfo, executionContext?) => {
     const started = performance.now();
     const requestId = chooseRequestId(request.headers.get("x-request-id"));
+    const env: AnswerEnv = {
+      requestId,
+      remoteAddr: info?.remoteAddr,
+      answerHeaders: { "X-Request-Id": requestId },
+    };
     const finish = (response: Response): Response => {
-      const stamped = withHeader(response, "X-Request-Id", requestId);
+      const stamped = stampAnswer(env, response);
       const seconds = (performance.now() - started) / 1000;
       metrics.observeRequest(request.method, patternOf(request), stamped.status, seconds);
       return stamped;
     };
-    const env = { requestId, remoteAddr: info?.remoteAddr };
     const result = dispatch(request, env, executionContext);
     return result instanceof Promise ? result.then(finish) : finish(result);
   };
@@ -68,16 +74,4 @@ function patternMemo(app: Hono<AppEnv>): (request: Request) => string {
     }
     return pattern;
   };
-}
-
-/** The response with the header set; a copy when its headers are immutable (a fetched response). */
-function withHeader(response: Response, name: string, value: string): Response {
-  try {
-    response.headers.set(name, value);
-    return response;
-  } catch {
-    const copy = new Response(response.body, response);
-    copy.headers.set(name, value);
-    return copy;
-  }
 }

@@ -4,6 +4,7 @@ import { type Metrics, ServiceError, sha256Text } from "../actors/kernel/mod.ts"
 import type { AppEnv } from "./http/app_env.ts";
 import { defineRoute, openApiApp, openapiSelfParsed } from "./http/openapi.ts";
 import { bearerMatches } from "./middleware/admin_auth.ts";
+import { answerHeader } from "./http/answer.ts";
 
 const metricsRoute = defineRoute({
   method: "get",
@@ -32,7 +33,7 @@ export function metricsRoutes(metrics: Metrics, token: string | undefined): Open
   const app = openApiApp<AppEnv>();
   openapiSelfParsed(app, metricsRoute, async (c) => {
     if (expected !== undefined && !bearerMatches(c.req.header("authorization"), expected)) {
-      c.header("WWW-Authenticate", 'Bearer realm="metrics"');
+      answerHeader(c, "WWW-Authenticate", 'Bearer realm="metrics"');
       throw new ServiceError("unauthenticated", "Missing or invalid metrics token");
     }
     return c.body(await metrics.render(), 200, { "content-type": metrics.contentType });

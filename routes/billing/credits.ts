@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { ApiKeyAccess, KeyEnv } from "../middleware/api_key_auth.ts";
 import { defineRoute, jsonResponse, openApiApp } from "../http/openapi.ts";
+import { sendJson } from "../http/answer.ts";
 import { microString } from "./admin_org_views.ts";
 
 export interface CreditRoutesDeps {
@@ -32,6 +33,10 @@ export function creditRoutes(deps: CreditRoutesDeps): OpenAPIHono<KeyEnv> {
   });
   return openApiApp<KeyEnv>().openapi(balanceRoute, (c) => {
     const balance = c.get("orgBalance");
-    return c.json({ balanceMicro: balance.availableMicro.toString(), lastUsageAt: balance.lastUsageAt }, 200);
+    return sendJson(
+      c,
+      { balanceMicro: balance.availableMicro.toString(), lastUsageAt: balance.lastUsageAt },
+      200,
+    );
   });
 }

@@ -8,6 +8,7 @@ import { pickFromPool, poolOf, type PoolRules } from "../../actors/catalog/mod.t
 import { ServiceError } from "../../actors/kernel/mod.ts";
 import type { EventRecord } from "../../storage/event_record.ts";
 import type { AppEnv } from "../http/app_env.ts";
+import { sendBody } from "../http/answer.ts";
 import type { CursorCodec } from "../http/cursor.ts";
 import { toCsv } from "../http/csv.ts";
 import { type EventsRequest, eventsRequestParser } from "./events_query.ts";
@@ -80,8 +81,8 @@ export function eventRoutes(deps: EventRoutesDeps): OpenAPIHono<AppEnv> {
       at === -1 ? "" : c.req.url.slice(at),
       () => parse(singleValuedQuery(c.req.queries())),
     );
-    if (page.csv) c.header("X-Next-Cursor", page.nextCursor ?? "");
-    return c.body(page.body, 200, { "Content-Type": page.csv ? CSV : JSON_TYPE });
+    if (page.csv) return sendBody(c, page.body, 200, CSV, { "X-Next-Cursor": page.nextCursor ?? "" });
+    return sendBody(c, page.body, 200, JSON_TYPE);
   });
   return app.openapi(randomEventRoute, (c) => {
     const picked = pickFromPool(pool(), c.req.valid("query").seed);

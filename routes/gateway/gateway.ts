@@ -4,6 +4,7 @@ import { ServiceError } from "../../actors/kernel/mod.ts";
 import type { AuthenticatedKey } from "../../actors/keys/mod.ts";
 import type { OrgStore } from "../../storage/org_store.ts";
 import { openApiApp, openapiSelfParsed } from "../http/openapi.ts";
+import { sendJson } from "../http/answer.ts";
 import type { ApiKeyAccess, KeyEnv } from "../middleware/api_key_auth.ts";
 import { billedCall, type BilledCallDeps, completionJson } from "./billed_call.ts";
 import { completionRoute, CREDITS_REMAINING, listProvidersRoute } from "./gateway_api.ts";
@@ -35,8 +36,9 @@ export function gatewayRoutes(deps: GatewayRouteDeps): OpenAPIHono<KeyEnv> {
       keyId: key.keyId,
       ...(minerHotkey === null ? {} : { minerHotkey }),
     });
-    c.header(CREDITS_REMAINING, result.balanceAfterMicro.toString());
-    return c.json(completionJson(result), 200);
+    return sendJson(c, completionJson(result), 200, {
+      [CREDITS_REMAINING]: result.balanceAfterMicro.toString(),
+    });
   });
 }
 

@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { ServiceError } from "../../actors/kernel/mod.ts";
 import type { MetagraphView, SignatureGuard } from "../../actors/validators/mod.ts";
 import { openApiApp } from "../http/openapi.ts";
+import { sendJson } from "../http/answer.ts";
 import { signatureAccess, signedCallerOf, type SignedEnv } from "../middleware/signature_auth.ts";
 import { billedCall, type BilledCallDeps, completionJson } from "./billed_call.ts";
 import { CREDITS_REMAINING, validatorCompletionRoute } from "./gateway_api.ts";
@@ -43,7 +44,8 @@ export function validatorGatewayRoutes(deps: ValidatorGatewayDeps): OpenAPIHono<
       validatorHotkey: signed.hotkey,
       cap: { minerHotkey: miner.hotkey, limitMicro: deps.dailyCapMicro },
     });
-    c.header(CREDITS_REMAINING, result.balanceAfterMicro.toString());
-    return c.json(completionJson(result), 200);
+    return sendJson(c, completionJson(result), 200, {
+      [CREDITS_REMAINING]: result.balanceAfterMicro.toString(),
+    });
   });
 }

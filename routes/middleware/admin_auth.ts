@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { digestMatches, sha256Text } from "../../actors/kernel/mod.ts";
 import { ServiceError } from "../../actors/kernel/mod.ts";
+import { answerHeader } from "../http/answer.ts";
 
 /**
  * True when the `Authorization` header is `Bearer <token>` and the token hashes to `expected`
@@ -26,7 +27,7 @@ export function adminAuth(token: string | undefined): MiddlewareHandler {
   return async (c, next) => {
     if (expected === undefined) throw new ServiceError("not_found", "No such route");
     if (!bearerMatches(c.req.header("authorization"), expected)) {
-      c.header("WWW-Authenticate", 'Bearer realm="admin"');
+      answerHeader(c, "WWW-Authenticate", 'Bearer realm="admin"');
       throw new ServiceError("unauthenticated", "Missing or invalid admin token");
     }
     await next();

@@ -6,6 +6,7 @@ import type { BalanceReply } from "../../actors/billing/mod.ts";
 import type { ApiKeyScope } from "../../storage/api_key_store.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { AppEnv } from "../http/app_env.ts";
+import { answerHeader } from "../http/answer.ts";
 import { type Admission, ApiKeyVerifier, type AuthenticatedKey } from "../../actors/keys/mod.ts";
 import { secondsUntilReset } from "../../actors/keys/mod.ts";
 
@@ -99,7 +100,7 @@ async function authenticate(c: Context, verifier: ApiKeyVerifier): Promise<Admis
   const match = header === undefined ? null : /^Bearer +(\S+) *$/i.exec(header);
   const admission = match?.[1] === undefined ? null : await verifier.admit(match[1]);
   if (admission) return admission;
-  c.header("WWW-Authenticate", 'Bearer realm="api"');
+  answerHeader(c, "WWW-Authenticate", 'Bearer realm="api"');
   const message = header === undefined
     ? "Missing API key: send Authorization: Bearer <key>"
     : "Invalid API key: it is malformed, unknown, rotated, revoked or expired";
@@ -112,8 +113,8 @@ async function authenticate(c: Context, verifier: ApiKeyVerifier): Promise<Admis
  */
 function enforceRateLimit(c: Context, admission: Admission): void {
   const { key, count, window, nowMs: now } = admission;
-  c.header("X-RateLimit-Limit", String(key.rateLimitRpm));
-  c.header("X-RateLimit-Remaining", String(Math.max(0, key.rateLimitRpm - count)));
+  answerHeader(c, "X-RateLimit-Limit", String(key.rateLimitRpm));
+  answerHeader(c, "X-RateLimit-Remaining", String(Math.max(0, key.rateLimitRpm - count)));
   if (count > key.rateLimitRpm) {
     throw new ServiceError("rate_limited", "API key rate limit exceeded: try again when the window resets", {
       retryAfterSeconds: secondsUntilReset(window, now),

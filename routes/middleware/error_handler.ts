@@ -1,5 +1,6 @@
 import { StoreRefusal } from "../../storage/store_refusal.ts";
 import { requestIdOf } from "../http/app_env.ts";
+import { sendJson } from "../http/answer.ts";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -47,9 +48,9 @@ const DEFAULT_RETRY_AFTER: Partial<Record<ErrorCode, number>> = { unavailable: 1
 export function errorResponse(c: Context, error: ServiceError): Response {
   const requestId = requestIdOf(c);
   const retryAfterSeconds = error.retryAfterSeconds ?? DEFAULT_RETRY_AFTER[error.code];
-  if (retryAfterSeconds !== undefined) {
-    c.header("Retry-After", String(Math.max(1, Math.ceil(retryAfterSeconds))));
-  }
+  const retryAfter = retryAfterSeconds === undefined
+    ? undefined
+    : { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) };
   const body = {
     error: {
       code: error.code,
@@ -58,7 +59,7 @@ export function errorResponse(c: Context, error: ServiceError): Response {
     },
     requestId,
   };
-  return c.json(body, STATUS_OF[error.code]);
+  return sendJson(c, body, STATUS_OF[error.code], retryAfter);
 }
 
 /** Codes for the client errors Hono's own middleware raises as `HTTPException`s. */

@@ -8,6 +8,7 @@ import "../gateway/openai_adapter_test.ts";
 import "../gateway/pricing_test.ts";
 import "../gateway/provider_http_test.ts";
 import "../gateway/validator_completions_test.ts";
+import "../http/answer_test.ts";
 import "../http/health_test.ts";
 import "../http/ip_throttle_test.ts";
 import "../keys/api_key_logging_test.ts";

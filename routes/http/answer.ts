@@ -1,0 +1,91 @@
+import type { Context, TypedResponse } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { JSONParsed, JSONValue } from "hono/utils/types";
+
+/**
+ * What the front door (routes/front_door.ts) hands every request in `c.env`: its request id, the
+ * headers every answer to it carries (`X-Request-Id` from the start; the rate-limit headers once a
+ * key admitted it), and whether the answer was built with them already.
+ */
+export interface AnswerEnv {
+  requestId: string;
+  remoteAddr?: unknown;
+  /** Headers every answer to this request carries, by name. */
+  answerHeaders: Record<string, string>;
+  /** The last answer `sendJson`/`sendBody` built, with `answerHeaders` in it. */
+  built?: Response;
+}
+
+/** The request's answer headers (an empty record outside the front door, e.g. a bare sub-app). */
+function envOf(c: Context): AnswerEnv | undefined {
+  const env = c.env as Partial<AnswerEnv> | undefined;
+  return env?.answerHeaders ? env as AnswerEnv : undefined;
+}
+
+/**
+ * Sets a header on every answer to this request from here on, whichever way it is answered (a
+ * route's body, or the error body of a later refusal). Routes answered with `sendJson`/`sendBody`
+ * set their headers this way, never with `c.header` (which those answers do not read).
+ */
+export function answerHeader(c: Context, name: string, value: string): void {
+  const env = envOf(c);
+  if (env) env.answerHeaders[name] = value;
+  else c.header(name, value);
+}
+
+/**
+ * A JSON answer built once with every header it carries. Setting a header on a response after
+ * it is built costs more under `Deno.serve` than the rest of a small answer (the runtime copies
+ * the headers out of its native response), so the front door only adds `answerHeaders` to
+ * answers built some other way (`c.json`).
+ */
+export function sendJson<T extends JSONValue | object, S extends ContentfulStatusCode>(
+  c: Context,
+  body: T,
+  status: S,
+  headers?: Record<string, string>,
+): Response & TypedResponse<JSONParsed<T>, S, "json"> {
+  return sendBody(c, JSON.stringify(body), status, "application/json", headers) as
+    & Response
+    & TypedResponse<JSONParsed<T>, S, "json">;
+}
+
+/** A body of `contentType` built once with every header it carries (see `sendJson`). */
+export function sendBody(
+  c: Context,
+  body: string,
+  status: ContentfulStatusCode,
+  contentType: string,
+  headers?: Record<string, string>,
+): Response {
+  const env = envOf(c);
+  const response = new Response(body, {
+    status,
+    headers: { "Content-Type": contentType, ...env?.answerHeaders, ...headers },
+  });
+  if (env) env.built = response;
+  return response;
+}
+
+/**
+ * The answer as it leaves: `answerHeaders` added unless it was built with them; an answer whose
+ * headers cannot change (a fetched response) is copied.
+ */
+export function stampAnswer(env: AnswerEnv, response: Response): Response {
+  if (env.built === response) return response;
+  let stamped = response;
+  for (const name in env.answerHeaders) stamped = withHeader(stamped, name, env.answerHeaders[name]!);
+  return stamped;
+}
+
+/** The response with the header set; a copy when its headers are immutable (a fetched response). */
+function withHeader(response: Response, name: string, value: string): Response {
+  try {
+    response.headers.set(name, value);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set(name, value);
+    return copy;
+  }
+}
