@@ -30,7 +30,7 @@ export function installFrontDoor(app: Hono<AppEnv>, metrics: Metrics): void {
     const env: AnswerEnv = {
       requestId,
       remoteAddr: info?.remoteAddr,
-      answerHeaders: { "X-Request-Id": requestId },
+      answerHeaders: { "x-request-id": requestId },
     };
     const finish = (response: Response): Response => {
       const stamped = stampAnswer(env, response);

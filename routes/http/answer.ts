@@ -10,7 +10,7 @@ import type { JSONParsed, JSONValue } from "hono/utils/types";
 export interface AnswerEnv {
   requestId: string;
   remoteAddr?: unknown;
-  /** Headers every answer to this request carries, by name. */
+  /** Headers every answer to this request carries, by lowercase name. */
   answerHeaders: Record<string, string>;
   /** The last answer `sendJson`/`sendBody` built, with `answerHeaders` in it. */
   built?: Response;
@@ -24,12 +24,12 @@ function envOf(c: Context): AnswerEnv | undefined {
 
 /**
  * Sets a header on every answer to this request from here on, whichever way it is answered (a
- * route's body, or the error body of a later refusal). Routes answered with `sendJson`/`sendBody`
- * set their headers this way, never with `c.header` (which those answers do not read).
+ * route's body, or the error body of a later refusal). Outside the front door (a sub-app served
+ * alone) it is Hono's `c.header`, which `sendJson`/`sendBody` then read as well.
  */
 export function answerHeader(c: Context, name: string, value: string): void {
   const env = envOf(c);
-  if (env) env.answerHeaders[name] = value;
+  if (env) env.answerHeaders[name.toLowerCase()] = value;
   else c.header(name, value);
 }
 
@@ -50,7 +50,10 @@ export function sendJson<T extends JSONValue | object, S extends ContentfulStatu
     & TypedResponse<JSONParsed<T>, S, "json">;
 }
 
-/** A body of `contentType` built once with every header it carries (see `sendJson`). */
+/**
+ * A body of `contentType` built once with every header it carries (see `sendJson`); `headers`
+ * (this answer's own) win over the answer headers of the same name, whatever their case.
+ */
 export function sendBody(
   c: Context,
   body: string,
@@ -59,11 +62,12 @@ export function sendBody(
   headers?: Record<string, string>,
 ): Response {
   const env = envOf(c);
-  const response = new Response(body, {
-    status,
-    headers: { "Content-Type": contentType, ...env?.answerHeaders, ...headers },
-  });
-  if (env) env.built = response;
+  // Outside the front door, Hono builds it: its `c.header` headers (answerHeader's there) are kept.
+  if (!env) return c.newResponse(body, status, { "Content-Type": contentType, ...headers });
+  const all: Record<string, string> = { "content-type": contentType, ...env.answerHeaders };
+  for (const name in headers) all[name.toLowerCase()] = headers[name]!;
+  const response = new Response(body, { status, headers: all });
+  env.built = response;
   return response;
 }
 

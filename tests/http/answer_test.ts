@@ -5,6 +5,7 @@ import { installFrontDoor } from "../../routes/front_door.ts";
 import { answerHeader, sendJson } from "../../routes/http/answer.ts";
 import type { AppEnv } from "../../routes/http/app_env.ts";
 import { onError } from "../../routes/middleware/error_handler.ts";
+import { adminAuth } from "../../routes/middleware/admin_auth.ts";
 
 /**
  * A bare app behind the front door: a middleware sets an answer header (as key authentication sets
@@ -60,4 +61,36 @@ Deno.test("an error body carries the answer headers and its own Retry-After", as
   const body = await response.json() as { requestId: string; error: { code: string } };
   assert.equal(body.error.code, "rate_limited");
   assert.equal(body.requestId, ID["X-Request-Id"]);
+});
+
+Deno.test("an answer's own header wins over an answer header of the same name in another case", async () => {
+  const app = new Hono<AppEnv>();
+  app.get("/", (c) => {
+    answerHeader(c, "X-Choice", "answer header");
+    return sendJson(c, { ok: true }, 200, { "x-choice": "own" });
+  });
+  installFrontDoor(app, new Metrics({ clock: () => Date.now() }));
+  const response = await app.request("/");
+  assert.equal(response.headers.get("x-choice"), "own");
+  await response.body?.cancel();
+});
+
+Deno.test("outside the front door, answers keep the headers set with answerHeader", async () => {
+  // A sub-app served alone, as in a test: answerHeader falls back to Hono's c.header.
+  const app = new Hono();
+  app.onError(onError(silentLogger));
+  app.use("/admin/*", adminAuth("an-admin-token-long-enough-0123456789"));
+  app.get("/admin/x", (c) => c.json({}));
+  app.get("/built", (c) => {
+    answerHeader(c, "X-RateLimit-Remaining", "9");
+    return sendJson(c, { ok: true }, 200);
+  });
+  const refused = await app.request("/admin/x");
+  assert.equal(refused.status, 401);
+  assert.equal(refused.headers.get("www-authenticate"), 'Bearer realm="admin"');
+  await refused.body?.cancel();
+  const built = await app.request("/built");
+  assert.equal(built.headers.get("x-ratelimit-remaining"), "9");
+  assert.equal(built.headers.get("content-type"), "application/json");
+  assert.deepEqual(await built.json(), { ok: true });
 });
