@@ -5,7 +5,7 @@ import type { JSONParsed, JSONValue } from "hono/utils/types";
 /**
  * What the front door (routes/front_door.ts) hands every request in `c.env`: its request id, the
  * headers every answer to it carries (`X-Request-Id` from the start; the rate-limit headers once a
- * key admitted it), and whether the answer was built with them already.
+ * key admitted it), and the answer already built with them, if any.
  */
 export interface AnswerEnv {
   requestId: string;
@@ -16,7 +16,7 @@ export interface AnswerEnv {
   built?: Response;
 }
 
-/** The request's answer headers (an empty record outside the front door, e.g. a bare sub-app). */
+/** The front door's bindings of the request; undefined outside it (a sub-app served alone). */
 function envOf(c: Context): AnswerEnv | undefined {
   const env = c.env as Partial<AnswerEnv> | undefined;
   return env?.answerHeaders ? env as AnswerEnv : undefined;

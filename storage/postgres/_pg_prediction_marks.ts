@@ -93,7 +93,7 @@ export async function markPredictions(sql: Sql, groups: readonly ScoredMarks[]):
 export async function eventsWithUnmarked(sql: Sql, eventIds: readonly string[]): Promise<string[]> {
   if (eventIds.length === 0) return [];
   const rows = await sql<{ event_id: string }[]>`
-    SELECT e.event_id FROM unnest(${pgArray([...eventIds])}::TEXT[]) AS e(event_id)
+    SELECT e.event_id FROM unnest(${pgArray(eventIds)}::TEXT[]) AS e(event_id)
     WHERE (SELECT count(*) FROM predictions p WHERE p.event_id = e.event_id)
       > (SELECT COALESCE(sum(cardinality(m.agent_prediction_ids)), 0) FROM prediction_marks m
         WHERE m.event_id = e.event_id)`;

@@ -131,7 +131,7 @@ export class PgAssignmentStore implements AssignmentStore {
           reported->'outcomeProbabilities', outcome_prices_at_prediction,
           COALESCE(reported #> '{executionMetadata,predictionIsInvalid}' = 'true'::JSONB, FALSE))
         ORDER BY event_id, agent_prediction_id) AS rows
-      FROM predictions WHERE event_id = ANY(${pgArray([...eventIds])}::text[])`;
+      FROM predictions WHERE event_id = ANY(${pgArray(eventIds)}::text[])`;
     return (row?.rows ?? []).map(toScoringPrediction);
   }
 
@@ -146,7 +146,7 @@ export class PgAssignmentStore implements AssignmentStore {
       SELECT event_id, agent_prediction_id, miner_hotkey, miner_uid, predicted_at_ms,
         reported -> 'outcomeProbabilities' AS outcome_probabilities,
         (validation ->> 'isValid')::boolean AS is_valid
-      FROM predictions WHERE event_id = ANY(${pgArray([...eventIds])}::text[])
+      FROM predictions WHERE event_id = ANY(${pgArray(eventIds)}::text[])
       ORDER BY event_id, agent_prediction_id`;
     return rows.map(toDigest);
   }

@@ -21,7 +21,7 @@ export class PgFreshRunStore implements FreshRunStore {
   ): Promise<Map<string, FreshRunReservation>> {
     if (eventIds.length === 0) return new Map();
     const [row] = await this.#sql<{ reply: Record<string, FreshRunReservation> }[]>`
-      SELECT reserve_fresh_runs(${orgId}, ${pgArray([...eventIds])}::text[], ${Math.floor(perOrg)}::INT,
+      SELECT reserve_fresh_runs(${orgId}, ${pgArray(eventIds)}::text[], ${Math.floor(perOrg)}::INT,
         ${Math.ceil(windowMs)}::BIGINT) AS reply`;
     const reply = row!.reply;
     return new Map(eventIds.map((id) => [id, reply[id]!]));

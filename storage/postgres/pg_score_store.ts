@@ -72,14 +72,14 @@ export class PgScoreStore implements ScoreStore {
   async getEvents(eventIds: readonly string[]): Promise<ScoredEventRecord[]> {
     if (eventIds.length === 0) return [];
     const rows = await this.#sql<{ record: ScoredEventRecord }[]>`
-      SELECT record FROM scored_events WHERE event_id = ANY(${pgArray([...eventIds])}::TEXT[])`;
+      SELECT record FROM scored_events WHERE event_id = ANY(${pgArray(eventIds)}::TEXT[])`;
     return rows.map((row) => row.record);
   }
 
   async predictionsOfEvents(eventIds: readonly string[]): Promise<ScoredPredictionRecord[]> {
     if (eventIds.length === 0) return [];
     const rows = await this.#sql<{ event_id: string; rows: StoredRows | null }[]>`
-      SELECT event_id, rows FROM scored_events WHERE event_id = ANY(${pgArray([...eventIds])}::TEXT[])
+      SELECT event_id, rows FROM scored_events WHERE event_id = ANY(${pgArray(eventIds)}::TEXT[])
       ORDER BY event_id`;
     return rows.flatMap((row) => decodeRows(row.event_id, row.rows));
   }
