@@ -51,6 +51,8 @@ interface Remembered {
    * with the record (eviction, or any change of the key, which re-reads it).
    */
   verifiedSecret?: string;
+  /** The request's place in its window at the last admission here: `recognise` holds back once over. */
+  lastCount?: { windowStartMs: number; count: number };
 }
 
 interface Use {
@@ -151,6 +153,22 @@ export class ApiKeyVerifier {
     });
   }
 
+  /**
+   * The key `token` names, when this instance remembers it with that secret, live now and not over
+   * its limit at its last count here; else null. Reads no storage and counts nothing: a preview for
+   * work a route starts while `admit` decides (the gateway's early hold), never a decision.
+   */
+  recognise(token: string): AuthenticatedKey | null {
+    const parsed = parseApiKey(token);
+    const entry = parsed && this.#fromMemory(parsed.keyId, parsed.secret);
+    const nowMs = this.#deps.clock();
+    if (!entry || entry.liveUntilMs <= nowMs) return null;
+    const last = entry.lastCount;
+    const over = last !== undefined && last.windowStartMs === windowAt(nowMs, MINUTE_MS).startMs &&
+      last.count >= entry.key.rateLimitRpm;
+    return over ? null : entry.key;
+  }
+
   /** One storage step counting a use of `entry`; LOST when the key changed since it was read. */
   async #count(keyId: string, entry: Remembered | null): Promise<Admission | null | Lost> {
     const nowMs = this.#deps.clock();
@@ -158,7 +176,10 @@ export class ApiKeyVerifier {
     const window = windowAt(nowMs, MINUTE_MS);
     const batch = `${keyId}/${entry.stored.version}/${window.startMs}`;
     const counted = await this.#uses.submit(batch, { entry, window, nowMs });
-    if (counted) return { key: entry.key, ...counted, window, nowMs };
+    if (counted) {
+      entry.lastCount = { windowStartMs: window.startMs, count: counted.count };
+      return { key: entry.key, ...counted, window, nowMs };
+    }
     this.#records.delete(keyId);
     return LOST;
   }

@@ -14,7 +14,7 @@ import {
   type ProviderCatalog,
   runBilledCompletion,
 } from "../../actors/gateway/mod.ts";
-import type { Clock, Logger } from "../../actors/kernel/mod.ts";
+import type { Clock, Logger, ServiceError } from "../../actors/kernel/mod.ts";
 import type { CompletionRequestBody } from "./gateway_api.ts";
 
 /** What a billed call needs from the running service. */
@@ -28,11 +28,19 @@ export interface BilledCallDeps {
   onCharge?: (provider: string, basis: ChargeBasis) => void;
 }
 
+/** A hold asked for the call before it reached its handler (the early hold): its id, or the org's refusal. */
+export type TakenHold = { holdId: string } | { refusal: ServiceError };
+
 /** Who pays for a call and who made it. */
 export interface Payer extends CallParties {
   orgId: string;
   /** The miner's daily cap the hold counts against (validator completions). */
   cap?: DailyCap;
+  /**
+   * Takes over a hold of exactly this amount already asked for the call (the early hold): its id,
+   * or the org's refusal of it; null when there is none and the call reserves its own.
+   */
+  takeHold?: (amountMicro: bigint) => Promise<TakenHold | null>;
 }
 
 /**
@@ -45,7 +53,7 @@ export function holdIdFor(requestId: string): string {
 }
 
 /** The adapter's request: the body without routing and billing fields. */
-function adapterRequest(body: CompletionRequestBody): CompletionRequest {
+export function adapterRequest(body: CompletionRequestBody): CompletionRequest {
   const { model, messages, maxTokens, temperature, topP, stop } = body;
   return {
     model,
@@ -69,11 +77,15 @@ export async function billedCall(
   payer: Payer,
 ): Promise<BilledCompletion> {
   const resolved = deps.catalog.resolve(body.provider, body.model);
-  const { orgId, cap, ...parties } = payer;
-  const holdId = holdIdFor(payer.requestId);
+  const { orgId, cap, takeHold, ...parties } = payer;
+  let holdId = holdIdFor(payer.requestId);
   return await runBilledCompletion({ resolved, request: adapterRequest(body) }, {
-    reserve: (amountMicro) =>
-      deps.askOrg(orgId, { type: "reserve", amountMicro, holdId, ...(cap ? { cap } : {}) }),
+    reserve: async (amountMicro) => {
+      const taken = await takeHold?.(amountMicro);
+      if (taken && "refusal" in taken) throw taken.refusal;
+      if (taken) return void (holdId = taken.holdId);
+      await deps.askOrg(orgId, { type: "reserve", amountMicro, holdId, ...(cap ? { cap } : {}) });
+    },
     settle: async (charge) => {
       const usage = completionUsage({ provider: resolved.provider.id, model: body.model, charge }, parties);
       const reply = await deps.askOrg(orgId, { type: "settle", holdId, costMicro: charge.costMicro, usage });

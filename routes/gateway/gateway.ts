@@ -8,6 +8,7 @@ import { sendJson } from "../http/answer.ts";
 import type { ApiKeyAccess, KeyEnv } from "../middleware/api_key_auth.ts";
 import { billedCall, type BilledCallDeps, completionJson } from "./billed_call.ts";
 import { completionRoute, CREDITS_REMAINING, listProvidersRoute } from "./gateway_api.ts";
+import { earlyHold, takeEarlyHold } from "./early_hold.ts";
 
 export interface GatewayRouteDeps extends BilledCallDeps {
   keys: ApiKeyAccess;
@@ -23,7 +24,8 @@ export interface GatewayRouteDeps extends BilledCallDeps {
 export function gatewayRoutes(deps: GatewayRouteDeps): OpenAPIHono<KeyEnv> {
   const app = openApiApp<KeyEnv>();
   openapiSelfParsed(app, listProvidersRoute, providerListing(deps.catalog.listing()));
-  return app.openapi(completionRoute(deps), async (c) => {
+  const route = completionRoute({ ...deps, alongside: earlyHold(deps) });
+  return app.openapi(route, async (c) => {
     const body = c.req.valid("json");
     const key = c.get("apiKey");
     const minerHotkey = await attributedMiner(deps.orgs, key, {
@@ -35,6 +37,7 @@ export function gatewayRoutes(deps: GatewayRouteDeps): OpenAPIHono<KeyEnv> {
       requestId: c.env.requestId,
       keyId: key.keyId,
       ...(minerHotkey === null ? {} : { minerHotkey }),
+      takeHold: (amountMicro) => takeEarlyHold(c, amountMicro),
     });
     return sendJson(c, completionJson(result), 200, {
       [CREDITS_REMAINING]: result.balanceAfterMicro.toString(),

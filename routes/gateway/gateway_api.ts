@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isSs58Address } from "../../actors/kernel/mod.ts";
-import type { ApiKeyAccess } from "../middleware/api_key_auth.ts";
+import type { Alongside, ApiKeyAccess } from "../middleware/api_key_auth.ts";
 import type { SignatureAccess } from "../middleware/signature_auth.ts";
 import { ValidatorSignatureHeaders } from "../validators/validators_api.ts";
 import { defineRoute, jsonBody, jsonResponse } from "../http/openapi.ts";
@@ -112,7 +112,9 @@ export const listProvidersRoute = defineRoute({
 });
 
 /** `POST /v1/gateway/completions` with an API key holding `gateway:write`. */
-export function completionRoute(options: { keys: ApiKeyAccess; maxBodyBytes: number }) {
+export function completionRoute(
+  options: { keys: ApiKeyAccess; maxBodyBytes: number; alongside?: Alongside },
+) {
   return defineRoute({
     method: "post",
     path: "/completions",
@@ -121,7 +123,11 @@ export function completionRoute(options: { keys: ApiKeyAccess; maxBodyBytes: num
     description: "Holds the call's worst-case cost (402 `insufficient_credits` without calling the " +
       "provider when it does not fit), calls the provider, charges the actual cost from its usage " +
       "(never more than the hold) and writes a usage record; a failed call is not charged. docs/gateway.md.",
-    access: { apiKey: "gateway:write", keys: options.keys },
+    access: {
+      apiKey: "gateway:write",
+      keys: options.keys,
+      ...(options.alongside ? { alongside: options.alongside } : {}),
+    },
     errors: [
       "invalid_request",
       "insufficient_credits",

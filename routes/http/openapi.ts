@@ -3,7 +3,7 @@ import type { Context, Env, Handler, MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { type ErrorCode, ServiceError } from "../../actors/kernel/mod.ts";
 import type { ApiKeyScope } from "../../storage/api_key_store.ts";
-import { type ApiKeyAccess, apiKeyAuth } from "../middleware/api_key_auth.ts";
+import { type Alongside, type ApiKeyAccess, apiKeyAuth } from "../middleware/api_key_auth.ts";
 import { keyOrSignature, type SignatureAccess } from "../middleware/key_or_signature.ts";
 import { STATUS_OF } from "../middleware/error_handler.ts";
 import { DEFAULT_JSON_BODY_BYTES, jsonBodyGate } from "../middleware/json_body.ts";
@@ -38,6 +38,8 @@ export interface KeyAccess {
   apiKey: ApiKeyScope;
   keys: ApiKeyAccess;
   signature?: SignatureAccess;
+  /** Work started while the key is checked (`apiKeyAuth`'s `alongside`; key routes without `signature`). */
+  alongside?: Alongside;
 }
 
 /** A route as declared in `routes/<area>/`: the OpenAPI route plus who may call it. */
@@ -170,7 +172,12 @@ function authMiddleware(
   if (!isKeyAccess(access)) {
     return { before: [access.signature.beforeBody], after: [access.signature.afterBody] };
   }
-  const keyAuth = apiKeyAuth({ scope: access.apiKey, access: access.keys });
+  const { alongside } = access;
+  const keyAuth = apiKeyAuth({
+    scope: access.apiKey,
+    access: access.keys,
+    ...(alongside ? { alongside } : {}),
+  });
   if (!access.signature) return { before: [keyAuth], after: [] };
   const { before, after } = keyOrSignature(keyAuth, access.signature);
   return { before: [before], after: [after] };

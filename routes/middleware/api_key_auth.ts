@@ -61,10 +61,19 @@ export function hasSignatureHeaders(c: Context): boolean {
   return found;
 }
 
+/**
+ * Work a route starts while its key's storage step is in flight (the gateway's early hold, which
+ * saves the call a storage round trip), given the key as this instance remembers it: a preview,
+ * not an admission. Answers what undoes the work unless the route's handler took it over — run
+ * once the request is answered, whatever the answer — or null when it started nothing.
+ */
+export type Alongside = (c: Context, key: AuthenticatedKey) => (() => Promise<void>) | null;
+
 export interface ApiKeyAuthOptions {
   /** The scope the route needs (spec §5). */
   scope: ApiKeyScope;
   access: ApiKeyAccess;
+  alongside?: Alongside;
 }
 
 /**
@@ -75,31 +84,52 @@ export interface ApiKeyAuthOptions {
  * and `c.get("orgDefaultMiner")`.
  */
 export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<KeyEnv> {
-  const { scope, access } = options;
+  const { scope, access, alongside } = options;
   return async (c, next) => {
     if (hasSignatureHeaders(c)) {
       throw new ServiceError("wrong_auth_scheme", "This route takes an API key, not a request signature");
     }
-    const admission = await authenticate(c, access.verifier);
-    enforceRateLimit(c, admission);
-    const key = admission.key;
-    if (!key.scopes.includes(scope)) {
-      throw new ServiceError("insufficient_scope", `API key lacks the scope this route needs: ${scope}`, {
-        details: { requiredScope: scope },
-      });
+    const header = c.req.header("authorization");
+    const token = header === undefined ? undefined : /^Bearer +(\S+) *$/i.exec(header)?.[1];
+    const undo = alongside && token !== undefined
+      ? startAlongside(c, { token, scope, access, alongside })
+      : null;
+    try {
+      const admission = await authenticate(c, access.verifier, token);
+      enforceRateLimit(c, admission);
+      const key = admission.key;
+      if (!key.scopes.includes(scope)) {
+        throw new ServiceError("insufficient_scope", `API key lacks the scope this route needs: ${scope}`, {
+          details: { requiredScope: scope },
+        });
+      }
+      c.set("apiKey", key);
+      c.set("orgBalance", admission.balance);
+      c.set("orgDefaultMiner", admission.defaultMinerHotkey);
+      await next();
+    } finally {
+      await undo?.();
     }
-    c.set("apiKey", key);
-    c.set("orgBalance", admission.balance);
-    c.set("orgDefaultMiner", admission.defaultMinerHotkey);
-    await next();
   };
 }
 
-async function authenticate(c: Context, verifier: ApiKeyVerifier): Promise<Admission> {
-  const header = c.req.header("authorization");
-  const match = header === undefined ? null : /^Bearer +(\S+) *$/i.exec(header);
-  const admission = match?.[1] === undefined ? null : await verifier.admit(match[1]);
+/** Starts the route's `alongside` work when this instance recognises the key and it has the scope. */
+function startAlongside(
+  c: Context,
+  at: { token: string; scope: ApiKeyScope; access: ApiKeyAccess; alongside: Alongside },
+): (() => Promise<void>) | null {
+  const key = at.access.verifier.recognise(at.token);
+  return key && key.scopes.includes(at.scope) ? at.alongside(c, key) : null;
+}
+
+async function authenticate(
+  c: Context,
+  verifier: ApiKeyVerifier,
+  token: string | undefined,
+): Promise<Admission> {
+  const admission = token === undefined ? null : await verifier.admit(token);
   if (admission) return admission;
+  const header = c.req.header("authorization");
   answerHeader(c, "WWW-Authenticate", 'Bearer realm="api"');
   const message = header === undefined
     ? "Missing API key: send Authorization: Bearer <key>"

@@ -15,6 +15,11 @@ export const DEFAULT_JSON_BODY_BYTES = 64 * 1024;
  */
 const JSON_TYPE = /^application\/json(;\s*charset=("utf-8"|utf-8))?$/i;
 
+/** True for the one media type a JSON body may be sent as (`JSON_TYPE`). */
+export function isJsonContentType(contentType: string): boolean {
+  return JSON_TYPE.test(contentType);
+}
+
 /**
  * Caps request bodies at `maxBytes` (Content-Length, or counted while streaming):
  * a larger body answers 413 `payload_too_large` before any handler reads it.
@@ -37,7 +42,7 @@ export function jsonBodyLimit(maxBytes: number = DEFAULT_JSON_BODY_BYTES): Middl
 /** 415 `unsupported_media_type` unless the request says its body is JSON (a missing type included). */
 const requireJsonType: MiddlewareHandler = async (c, next) => {
   const contentType = c.req.header("content-type") ?? "";
-  if (!JSON_TYPE.test(contentType)) {
+  if (!isJsonContentType(contentType)) {
     throw new ServiceError(
       "unsupported_media_type",
       "Request body must be JSON: send Content-Type: application/json",

@@ -129,16 +129,26 @@ export async function gatewayWorld(options: GatewayWorldOptions = {}): Promise<G
   };
 }
 
-/** A completion request with `apiKey`. */
+/**
+ * A completion request with `apiKey`, with its Content-Length as an HTTP client sends it (the route
+ * reserves the hold early only for a body of known length: routes/gateway/early_hold.ts).
+ */
 export function completionInit(
   apiKey: string,
   body: unknown,
   headers: Record<string, string> = {},
 ): RequestInit {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  const length = String(new TextEncoder().encode(text).length);
   return {
     method: "POST",
-    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", ...headers },
-    body: typeof body === "string" ? body : JSON.stringify(body),
+    headers: {
+      authorization: `Bearer ${apiKey}`,
+      "content-type": "application/json",
+      "content-length": length,
+      ...headers,
+    },
+    body: text,
   };
 }
 

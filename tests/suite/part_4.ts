@@ -13,6 +13,7 @@ import "../catalog/snapshot_source_test.ts";
 import "../gateway/completions_race_test.ts";
 import "../gateway/completions_route_test.ts";
 import "../gateway/completions_upstream_test.ts";
+import "../gateway/early_hold_test.ts";
 import "../gateway/echo_adapter_test.ts";
 import "../gateway/gateway_timing_test.ts";
 import "../gateway/upstream_outcomes_test.ts";

@@ -1,0 +1,195 @@
+/**
+ * The early hold of `POST /v1/gateway/completions` (routes/gateway/early_hold.ts): reserved while
+ * the key is counted, taken over by the handler, released on every refusal, never asked twice.
+ */
+import assert from "node:assert/strict";
+import { openKvStorage } from "../../storage/kv/kv_storage.ts";
+import type { AccountChange } from "../../storage/billing_store.ts";
+import type { Storage } from "../../storage/storage.ts";
+import { adminInit, errorCode, issueKey, overriding } from "../support/access.ts";
+import { ledgerSum } from "../support/ledger.ts";
+import {
+  completionInit,
+  COMPLETIONS,
+  ECHO_CALL,
+  ECHO_COST,
+  ECHO_HOLD,
+  gatewayWorld,
+} from "./gateway_service.ts";
+
+/** A KV storage whose billing commits are recorded (hold added, hold removed) in order. */
+async function watchedStorage(): Promise<
+  { storage: Storage; changes: AccountChange[]; close(): Promise<void> }
+> {
+  const kv = await openKvStorage(":memory:");
+  const changes: AccountChange[] = [];
+  const billing = overriding(kv.billing, {
+    commit: (orgId, change) => {
+      changes.push(change);
+      return kv.billing.commit(orgId, change);
+    },
+    commitBatch: (orgId, batch) => {
+      changes.push(...batch);
+      return kv.billing.commitBatch(orgId, batch);
+    },
+  });
+  return { storage: { ...kv, billing }, changes, close: () => kv.close() };
+}
+
+const reserves = (changes: AccountChange[]) => changes.filter((change) => change.addHold).length;
+
+async function heldAndBalance(storage: Storage, orgId: string): Promise<[bigint, bigint]> {
+  const account = await storage.billing.getAccount(orgId);
+  assert.ok(account);
+  assert.equal(account.balanceMicro, await ledgerSum(storage.billing, orgId));
+  return [account.heldMicro, account.balanceMicro];
+}
+
+Deno.test("a recognised key's hold is reserved while the key is counted, and the handler settles that hold", async () => {
+  const kv = await openKvStorage(":memory:");
+  let holdReserved = Promise.withResolvers<void>();
+  let gated = false;
+  const billing = overriding(kv.billing, {
+    commit: (orgId, change) => {
+      if (change.addHold) holdReserved.resolve();
+      return kv.billing.commit(orgId, change);
+    },
+  });
+  // Once armed, the key's count waits for a hold to be reserved (at most 5 s): only an early
+  // hold can end that wait sooner.
+  const keyUsage = overriding(kv.keyUsage, {
+    count: async (keyId, use) => {
+      if (gated) {
+        const timeout = new Promise<string>((resolve) => setTimeout(() => resolve("timeout"), 5_000));
+        const first = await Promise.race([holdReserved.promise.then(() => "hold"), timeout]);
+        assert.equal(first, "hold", "the hold was reserved while the key was counted");
+      }
+      return await kv.keyUsage.count(keyId, use);
+    },
+  });
+  const w = await gatewayWorld({ creditMicro: "1000", storage: { ...kv, billing, keyUsage } });
+  try {
+    const first = await w.complete(ECHO_CALL);
+    assert.equal(first.status, 200, "the first call authenticates the key (it is not recognised yet)");
+    await first.body?.cancel();
+    gated = true;
+    holdReserved = Promise.withResolvers<void>();
+    const started = performance.now();
+    const second = await w.complete(ECHO_CALL);
+    assert.equal(second.status, 200, await second.clone().text());
+    assert.equal((await second.json()).balanceAfterMicro, String(1000n - 2n * ECHO_COST));
+    assert.ok(performance.now() - started < 4_000, "the count did not wait for its timeout");
+    assert.deepEqual(await heldAndBalance(kv, w.orgId), [0n, 1000n - 2n * ECHO_COST]);
+  } finally {
+    await w[Symbol.asyncDispose]();
+    await kv.close();
+  }
+});
+
+Deno.test("an early hold is released when the key was revoked on another instance: 401, nothing held", async () => {
+  const watched = await watchedStorage();
+  const w = await gatewayWorld({ creditMicro: "1000", storage: watched.storage });
+  try {
+    const first = await w.complete(ECHO_CALL);
+    assert.equal(first.status, 200);
+    await first.body?.cancel();
+    const peer = await w.openPeer(watched.storage);
+    const revoked = await peer.request(`/admin/v1/keys/${w.keyId}/revoke`, adminInit("POST"));
+    assert.equal(revoked.status, 200);
+    await revoked.body?.cancel();
+    const before = reserves(watched.changes);
+    const refused = await w.complete(ECHO_CALL);
+    assert.equal(refused.status, 401);
+    assert.equal(await errorCode(refused), "unauthenticated");
+    assert.equal(
+      reserves(watched.changes) - before,
+      1,
+      "this instance still remembered the key: it held early",
+    );
+    assert.ok(watched.changes.at(-1)?.removeHoldId, "and released that hold");
+    assert.deepEqual(await heldAndBalance(watched.storage, w.orgId), [0n, 1000n - ECHO_COST]);
+  } finally {
+    await w[Symbol.asyncDispose]();
+    await watched.close();
+  }
+});
+
+Deno.test("calls over the key's rate limit: the early hold of a 429 is released, and later ones hold nothing early", async () => {
+  const watched = await watchedStorage();
+  const w = await gatewayWorld({ creditMicro: "1000", storage: watched.storage, key: { rateLimitRpm: 2 } });
+  try {
+    const first = await w.complete(ECHO_CALL);
+    assert.equal(first.status, 200);
+    await first.body?.cancel();
+    // Both recognised (one use of two counted so far): both hold early, one is over the limit.
+    const pair = await Promise.all([w.complete(ECHO_CALL), w.complete(ECHO_CALL)]);
+    assert.deepEqual(pair.map((r) => r.status).sort(), [200, 429]);
+    await Promise.all(pair.map((r) => r.body?.cancel()));
+    assert.deepEqual(await heldAndBalance(watched.storage, w.orgId), [0n, 1000n - 2n * ECHO_COST]);
+    const before = reserves(watched.changes);
+    const over = await w.complete(ECHO_CALL);
+    assert.equal(over.status, 429);
+    await over.body?.cancel();
+    assert.equal(
+      reserves(watched.changes),
+      before,
+      "a key over its limit at its last count holds nothing early",
+    );
+  } finally {
+    await w[Symbol.asyncDispose]();
+    await watched.close();
+  }
+});
+
+Deno.test("an early hold that does not fit is answered 402 without asking the org twice", async () => {
+  const watched = await watchedStorage();
+  const w = await gatewayWorld({ creditMicro: String(ECHO_HOLD - 1n), storage: watched.storage });
+  try {
+    for (const call of ["not recognised yet", "recognised: held early"]) {
+      const before = reserves(watched.changes);
+      const response = await w.complete(ECHO_CALL);
+      assert.equal(response.status, 402, call);
+      assert.equal(await errorCode(response), "insufficient_credits");
+      assert.equal(reserves(watched.changes) - before, 1, call);
+    }
+    assert.deepEqual(await heldAndBalance(watched.storage, w.orgId), [0n, ECHO_HOLD - 1n]);
+  } finally {
+    await w[Symbol.asyncDispose]();
+    await watched.close();
+  }
+});
+
+Deno.test("no early hold for a body the route refuses, a body without a length, or a key lacking the scope", async () => {
+  const watched = await watchedStorage();
+  const w = await gatewayWorld({ creditMicro: "1000", storage: watched.storage });
+  try {
+    const first = await w.complete(ECHO_CALL);
+    assert.equal(first.status, 200);
+    await first.body?.cancel();
+    const before = reserves(watched.changes);
+    for (
+      const body of [{ ...ECHO_CALL, stream: true }, { ...ECHO_CALL, model: "no-such-model" }, "{not json"]
+    ) {
+      const response = await w.complete(body);
+      assert.equal(response.status, 400, JSON.stringify(body));
+      await response.body?.cancel();
+    }
+    const init = completionInit(w.apiKey, ECHO_CALL);
+    const headers = new Headers(init.headers);
+    headers.delete("content-length");
+    const unsized = await w.service.request(COMPLETIONS, { ...init, headers });
+    assert.equal(unsized.status, 200, "a body without a length is held by the handler, as before");
+    await unsized.body?.cancel();
+    const readOnly = await issueKey(w.service.request, w.orgId, { scopes: ["billing:read"] });
+    for (let i = 0; i < 2; i++) {
+      const response = await w.complete(ECHO_CALL, { apiKey: readOnly.apiKey });
+      assert.equal(response.status, 403);
+      assert.equal(await errorCode(response), "insufficient_scope");
+    }
+    assert.equal(reserves(watched.changes) - before, 1, "only the handler's hold of the unsized call");
+    assert.deepEqual(await heldAndBalance(watched.storage, w.orgId), [0n, 1000n - 2n * ECHO_COST]);
+  } finally {
+    await w[Symbol.asyncDispose]();
+    await watched.close();
+  }
+});
