@@ -14,7 +14,9 @@ import {
   ECHO_CALL,
   ECHO_COST,
   ECHO_HOLD,
+  type GatewayWorld,
   gatewayWorld,
+  type GatewayWorldOptions,
 } from "./gateway_service.ts";
 
 /** A KV storage whose billing commits are recorded (hold added, hold removed) in order. */
@@ -43,6 +45,28 @@ async function heldAndBalance(storage: Storage, orgId: string): Promise<[bigint,
   assert.ok(account);
   assert.equal(account.balanceMicro, await ledgerSum(storage.billing, orgId));
   return [account.heldMicro, account.balanceMicro];
+}
+
+/** Runs `fn` on a gateway world over a watched KV storage, then closes both. */
+async function withWatchedWorld(
+  options: GatewayWorldOptions,
+  fn: (w: GatewayWorld, changes: AccountChange[]) => Promise<void>,
+): Promise<void> {
+  const watched = await watchedStorage();
+  const w = await gatewayWorld({ ...options, storage: watched.storage });
+  try {
+    await fn(w, watched.changes);
+  } finally {
+    await w[Symbol.asyncDispose]();
+    await watched.close();
+  }
+}
+
+/** One call that must answer 200: after it this instance remembers the key. */
+async function succeeds(w: GatewayWorld): Promise<void> {
+  const response = await w.complete(ECHO_CALL);
+  assert.equal(response.status, 200, await response.clone().text());
+  await response.body?.cancel();
 }
 
 Deno.test("a recognised key's hold is reserved while the key is counted, and the handler settles that hold", async () => {
@@ -87,86 +111,63 @@ Deno.test("a recognised key's hold is reserved while the key is counted, and the
 });
 
 Deno.test("an early hold is released when the key was revoked on another instance: 401, nothing held", async () => {
-  const watched = await watchedStorage();
-  const w = await gatewayWorld({ creditMicro: "1000", storage: watched.storage });
-  try {
-    const first = await w.complete(ECHO_CALL);
-    assert.equal(first.status, 200);
-    await first.body?.cancel();
-    const peer = await w.openPeer(watched.storage);
+  await withWatchedWorld({ creditMicro: "1000" }, async (w, changes) => {
+    await succeeds(w);
+    const peer = await w.openPeer(w.service.storage);
     const revoked = await peer.request(`/admin/v1/keys/${w.keyId}/revoke`, adminInit("POST"));
     assert.equal(revoked.status, 200);
     await revoked.body?.cancel();
-    const before = reserves(watched.changes);
+    const before = reserves(changes);
     const refused = await w.complete(ECHO_CALL);
     assert.equal(refused.status, 401);
     assert.equal(await errorCode(refused), "unauthenticated");
     assert.equal(
-      reserves(watched.changes) - before,
+      reserves(changes) - before,
       1,
       "this instance still remembered the key: it held early",
     );
-    assert.ok(watched.changes.at(-1)?.removeHoldId, "and released that hold");
-    assert.deepEqual(await heldAndBalance(watched.storage, w.orgId), [0n, 1000n - ECHO_COST]);
-  } finally {
-    await w[Symbol.asyncDispose]();
-    await watched.close();
-  }
+    assert.ok(changes.at(-1)?.removeHoldId, "and released that hold");
+    assert.deepEqual(await heldAndBalance(w.service.storage, w.orgId), [0n, 1000n - ECHO_COST]);
+  });
 });
 
 Deno.test("calls over the key's rate limit: the early hold of a 429 is released, and later ones hold nothing early", async () => {
-  const watched = await watchedStorage();
-  const w = await gatewayWorld({ creditMicro: "1000", storage: watched.storage, key: { rateLimitRpm: 2 } });
-  try {
-    const first = await w.complete(ECHO_CALL);
-    assert.equal(first.status, 200);
-    await first.body?.cancel();
+  await withWatchedWorld({ creditMicro: "1000", key: { rateLimitRpm: 2 } }, async (w, changes) => {
+    await succeeds(w);
     // Both recognised (one use of two counted so far): both hold early, one is over the limit.
     const pair = await Promise.all([w.complete(ECHO_CALL), w.complete(ECHO_CALL)]);
     assert.deepEqual(pair.map((r) => r.status).sort(), [200, 429]);
     await Promise.all(pair.map((r) => r.body?.cancel()));
-    assert.deepEqual(await heldAndBalance(watched.storage, w.orgId), [0n, 1000n - 2n * ECHO_COST]);
-    const before = reserves(watched.changes);
+    assert.deepEqual(await heldAndBalance(w.service.storage, w.orgId), [0n, 1000n - 2n * ECHO_COST]);
+    const before = reserves(changes);
     const over = await w.complete(ECHO_CALL);
     assert.equal(over.status, 429);
     await over.body?.cancel();
     assert.equal(
-      reserves(watched.changes),
+      reserves(changes),
       before,
       "a key over its limit at its last count holds nothing early",
     );
-  } finally {
-    await w[Symbol.asyncDispose]();
-    await watched.close();
-  }
+  });
 });
 
 Deno.test("an early hold that does not fit is answered 402 without asking the org twice", async () => {
-  const watched = await watchedStorage();
-  const w = await gatewayWorld({ creditMicro: String(ECHO_HOLD - 1n), storage: watched.storage });
-  try {
+  await withWatchedWorld({ creditMicro: String(ECHO_HOLD - 1n) }, async (w, changes) => {
     for (const call of ["not recognised yet", "recognised: held early"]) {
-      const before = reserves(watched.changes);
+      const before = reserves(changes);
       const response = await w.complete(ECHO_CALL);
       assert.equal(response.status, 402, call);
       assert.equal(await errorCode(response), "insufficient_credits");
-      assert.equal(reserves(watched.changes) - before, 1, call);
+      assert.equal(reserves(changes) - before, 1, call);
     }
-    assert.deepEqual(await heldAndBalance(watched.storage, w.orgId), [0n, ECHO_HOLD - 1n]);
-  } finally {
-    await w[Symbol.asyncDispose]();
-    await watched.close();
-  }
+    assert.deepEqual(await heldAndBalance(w.service.storage, w.orgId), [0n, ECHO_HOLD - 1n]);
+  });
 });
 
 Deno.test("no early hold for a body the route refuses, a body without a length, or a key lacking the scope", async () => {
-  const watched = await watchedStorage();
-  const w = await gatewayWorld({ creditMicro: "1000", storage: watched.storage });
-  try {
-    const first = await w.complete(ECHO_CALL);
-    assert.equal(first.status, 200);
-    await first.body?.cancel();
-    const before = reserves(watched.changes);
+  await withWatchedWorld({ creditMicro: "1000" }, async (w, changes) => {
+    await succeeds(w);
+    const before = reserves(changes);
     for (
       const body of [{ ...ECHO_CALL, stream: true }, { ...ECHO_CALL, model: "no-such-model" }, "{not json"]
     ) {
@@ -186,10 +187,7 @@ Deno.test("no early hold for a body the route refuses, a body without a length, 
       assert.equal(response.status, 403);
       assert.equal(await errorCode(response), "insufficient_scope");
     }
-    assert.equal(reserves(watched.changes) - before, 1, "only the handler's hold of the unsized call");
-    assert.deepEqual(await heldAndBalance(watched.storage, w.orgId), [0n, 1000n - 2n * ECHO_COST]);
-  } finally {
-    await w[Symbol.asyncDispose]();
-    await watched.close();
-  }
+    assert.equal(reserves(changes) - before, 1, "only the handler's hold of the unsized call");
+    assert.deepEqual(await heldAndBalance(w.service.storage, w.orgId), [0n, 1000n - 2n * ECHO_COST]);
+  });
 });
