@@ -51,8 +51,9 @@ interface Remembered {
    * with the record (eviction, or any change of the key, which re-reads it).
    */
   verifiedSecret?: string;
-  /** The request's place in its window at the last admission here: `recognise` holds back once over. */
+  /** The request's place in its window at the last admission here, and the counts in flight. */
   lastCount?: { windowStartMs: number; count: number };
+  counting?: number;
 }
 
 interface Use {
@@ -154,9 +155,11 @@ export class ApiKeyVerifier {
   }
 
   /**
-   * The key `token` names, when this instance remembers it with that secret, live now and not over
-   * its limit at its last count here; else null. Reads no storage and counts nothing: a preview for
-   * work a route starts while `admit` decides (the gateway's early hold), never a decision.
+   * The key `token` names, when this instance remembers it with that secret, live now, and its
+   * window's last count here plus the counts in flight here are under its limit (so a burst past
+   * the limit starts at most about a limit's worth of work); else null. Reads no storage and
+   * counts nothing: a preview for work a route starts while `admit` decides (the gateway's early
+   * hold), never a decision.
    */
   recognise(token: string): AuthenticatedKey | null {
     const parsed = parseApiKey(token);
@@ -164,9 +167,8 @@ export class ApiKeyVerifier {
     const nowMs = this.#deps.clock();
     if (!entry || entry.liveUntilMs <= nowMs) return null;
     const last = entry.lastCount;
-    const over = last !== undefined && last.windowStartMs === windowAt(nowMs, MINUTE_MS).startMs &&
-      last.count >= entry.key.rateLimitRpm;
-    return over ? null : entry.key;
+    const counted = last?.windowStartMs === windowAt(nowMs, MINUTE_MS).startMs ? last.count : 0;
+    return counted + (entry.counting ?? 0) >= entry.key.rateLimitRpm ? null : entry.key;
   }
 
   /** One storage step counting a use of `entry`; LOST when the key changed since it was read. */
@@ -175,7 +177,13 @@ export class ApiKeyVerifier {
     if (!entry || entry.liveUntilMs <= nowMs) return null;
     const window = windowAt(nowMs, MINUTE_MS);
     const batch = `${keyId}/${entry.stored.version}/${window.startMs}`;
-    const counted = await this.#uses.submit(batch, { entry, window, nowMs });
+    entry.counting = (entry.counting ?? 0) + 1;
+    let counted: Counted;
+    try {
+      counted = await this.#uses.submit(batch, { entry, window, nowMs });
+    } finally {
+      entry.counting--;
+    }
     if (counted) {
       entry.lastCount = { windowStartMs: window.startMs, count: counted.count };
       return { key: entry.key, ...counted, window, nowMs };

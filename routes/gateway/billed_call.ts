@@ -28,8 +28,11 @@ export interface BilledCallDeps {
   onCharge?: (provider: string, basis: ChargeBasis) => void;
 }
 
-/** A hold asked for the call before it reached its handler (the early hold): its id, or the org's refusal. */
-export type TakenHold = { holdId: string } | { refusal: ServiceError };
+/**
+ * A hold asked for the call before it reached its handler (the early hold): its id, and whether
+ * it was made (else its outcome is unknown and it is asked again under that id); or the org's refusal.
+ */
+export type TakenHold = { holdId: string; reserved: boolean } | { refusal: ServiceError };
 
 /** Who pays for a call and who made it. */
 export interface Payer extends CallParties {
@@ -83,7 +86,8 @@ export async function billedCall(
     reserve: async (amountMicro) => {
       const taken = await takeHold?.(amountMicro);
       if (taken && "refusal" in taken) throw taken.refusal;
-      if (taken) return void (holdId = taken.holdId);
+      if (taken) holdId = taken.holdId;
+      if (taken?.reserved) return;
       await deps.askOrg(orgId, { type: "reserve", amountMicro, holdId, ...(cap ? { cap } : {}) });
     },
     settle: async (charge) => {

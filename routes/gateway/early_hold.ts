@@ -3,18 +3,17 @@
  * count) is in flight, the call's hold is reserved beside it, so a paid call waits for one storage
  * round trip before the provider instead of two (docs/gateway.md, "The early hold").
  *
- * It starts only for a key this instance recognises (secret verified, live, with `gateway:write`,
- * not over its rate limit at its last count here) and a body it can read safely before the gate
- * (declared JSON with a Content-Length within the limit) that is a valid request for a served
- * model. The handler takes the hold over when the request gets that far with the same amount; on
- * every other answer (401, 429, 403, 400, 413, 415) it is released once the request is answered,
- * so nobody pays for a refused call. Until then it counts in the org's held money like any hold.
+ * It starts only for a key this instance recognises (`ApiKeyVerifier.recognise`: secret verified,
+ * live, with `gateway:write`, under its rate limit as far as this instance knows) and a body it
+ * can read safely before the gate (declared JSON with a Content-Length within the limit) that is
+ * a valid call of a served model. The handler takes the hold over when the request gets that far
+ * with the same amount; on every other answer (401, 429, 403 `miner_not_registered`, 503) it is
+ * released before the answer goes out, so nobody pays for a refused call.
  */
 import type { Context } from "hono";
 import type { AskOrg } from "../../actors/billing/mod.ts";
 import { completionHold, type ProviderCatalog } from "../../actors/gateway/mod.ts";
 import { type Logger, ServiceError } from "../../actors/kernel/mod.ts";
-import type { AuthenticatedKey } from "../../actors/keys/mod.ts";
 import type { Alongside } from "../middleware/api_key_auth.ts";
 import { isJsonContentType } from "../middleware/json_body.ts";
 import { adapterRequest, holdIdFor, type TakenHold } from "./billed_call.ts";
@@ -30,18 +29,23 @@ export interface EarlyHoldDeps {
 
 /**
  * What became of the reserve: made; refused by the org (nothing held: `refusal`, such as 402);
- * not asked (the body is not a call it could hold for); or unknown (a hold may exist).
+ * not asked (the body is not a call it could hold for, or the request was answered first); or
+ * unknown (the ask timed out or failed: a hold may exist).
  */
 type Outcome =
-  | { kind: "held"; amountMicro: bigint }
+  | { kind: "held" | "unknown"; amountMicro: bigint }
   | { kind: "refused"; amountMicro: bigint; refusal: ServiceError }
-  | { kind: "not_asked" }
-  | { kind: "unknown" };
+  | { kind: "not_asked" };
 
 interface EarlyHold {
   orgId: string;
   holdId: string;
   outcome: Promise<Outcome>;
+  /** The reserve was asked: from then on a hold may exist until the outcome says otherwise. */
+  asked: boolean;
+  /** The request was answered before the reserve was asked: it never will be. */
+  cancelled: boolean;
+  /** The handler took the hold over (it settles or releases it). */
   taken: boolean;
 }
 
@@ -54,13 +58,15 @@ const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 export function earlyHold(deps: EarlyHoldDeps): Alongside {
   return (c, key) => {
     if (!readableEarly(c, deps.maxBodyBytes)) return null;
-    const holdId = holdIdFor(c.env.requestId);
     const hold: EarlyHold = {
       orgId: key.orgId,
-      holdId,
-      outcome: reserveEarly(c, key, holdId, deps),
+      holdId: holdIdFor(c.env.requestId),
+      outcome: Promise.resolve({ kind: "not_asked" }),
+      asked: false,
+      cancelled: false,
       taken: false,
     };
+    hold.outcome = reserveEarly(c, hold, deps);
     c.set(EARLY_HOLD, hold);
     return () => releaseUntaken(hold, deps, c.env.requestId);
   };
@@ -68,17 +74,19 @@ export function earlyHold(deps: EarlyHoldDeps): Alongside {
 
 /**
  * The request's early hold of `amountMicro`, taken over by the caller, who settles or releases it
- * from now on; or the org's refusal of that same amount (the caller answers it: reserving again
- * would ask the same question twice); null when there is neither and the caller reserves.
+ * from now on: made (`reserved`), or of unknown outcome (the caller reserves again under its id:
+ * a repeat answers the hold if the first ask made it, so the call never holds twice); or the
+ * org's refusal of that same amount (the caller answers it: asking again would ask the same
+ * question twice); null when there is none of these and the caller reserves its own.
  */
 export async function takeEarlyHold(c: Context, amountMicro: bigint): Promise<TakenHold | null> {
   const hold = c.get(EARLY_HOLD) as EarlyHold | undefined;
   if (!hold || hold.taken) return null;
   const outcome = await hold.outcome;
-  if (outcome.kind === "refused" && outcome.amountMicro === amountMicro) return { refusal: outcome.refusal };
-  if (outcome.kind !== "held" || outcome.amountMicro !== amountMicro) return null;
+  if (outcome.kind === "not_asked" || outcome.amountMicro !== amountMicro) return null;
+  if (outcome.kind === "refused") return { refusal: outcome.refusal };
   hold.taken = true;
-  return { holdId: hold.holdId };
+  return { holdId: hold.holdId, reserved: outcome.kind === "held" };
 }
 
 /**
@@ -92,22 +100,21 @@ function readableEarly(c: Context, maxBodyBytes: number): boolean {
   return bytes <= maxBodyBytes && isJsonContentType(c.req.header("content-type") ?? "");
 }
 
-/** Reads and checks the body as the route will, and reserves its hold for the key's org. */
-async function reserveEarly(
-  c: Context,
-  key: AuthenticatedKey,
-  holdId: string,
-  deps: EarlyHoldDeps,
-): Promise<Outcome> {
+/**
+ * Reads and checks the body as the route will, and reserves its hold for the key's org — unless
+ * the request was answered while the body was still arriving.
+ */
+async function reserveEarly(c: Context, hold: EarlyHold, deps: EarlyHoldDeps): Promise<Outcome> {
   const amountMicro = await holdOfBody(c, deps.catalog);
-  if (amountMicro === null) return { kind: "not_asked" };
+  if (amountMicro === null || hold.cancelled) return { kind: "not_asked" };
+  hold.asked = true;
   try {
-    await deps.askOrg(key.orgId, { type: "reserve", amountMicro, holdId });
+    await deps.askOrg(hold.orgId, { type: "reserve", amountMicro, holdId: hold.holdId });
     return { kind: "held", amountMicro };
   } catch (error) {
     const known = error instanceof ServiceError && error.code !== "unavailable" &&
       error.code !== "internal_error";
-    return known ? { kind: "refused", amountMicro, refusal: error } : { kind: "unknown" };
+    return known ? { kind: "refused", amountMicro, refusal: error } : { kind: "unknown", amountMicro };
   }
 }
 
@@ -127,9 +134,14 @@ async function holdOfBody(c: Context, catalog: ProviderCatalog): Promise<bigint 
   }
 }
 
-/** Releases the hold unless the handler took it (a release of a hold never made is a no-op). */
+/**
+ * Releases the hold unless the handler took it (a release of a hold never made is a no-op). A
+ * reserve not asked yet never will be, so a refusal is not held back by a body still arriving;
+ * one asked is waited for and released, before the answer goes out.
+ */
 async function releaseUntaken(hold: EarlyHold, deps: EarlyHoldDeps, requestId: string): Promise<void> {
   if (hold.taken) return;
+  if (!hold.asked) return void (hold.cancelled = true);
   const outcome = await hold.outcome;
   if (hold.taken || (outcome.kind !== "held" && outcome.kind !== "unknown")) return;
   try {

@@ -165,29 +165,126 @@ Deno.test("an early hold that does not fit is answered 402 without asking the or
 });
 
 Deno.test("no early hold for a body the route refuses, a body without a length, or a key lacking the scope", async () => {
-  await withWatchedWorld({ creditMicro: "1000" }, async (w, changes) => {
+  await withWatchedWorld(
+    { creditMicro: "1000", env: { FGW_GATEWAY_MAX_BODY_BYTES: "4096" } },
+    async (w, changes) => {
+      await succeeds(w);
+      const before = reserves(changes);
+      for (
+        const body of [{ ...ECHO_CALL, stream: true }, { ...ECHO_CALL, model: "no-such-model" }, "{not json"]
+      ) {
+        const response = await w.complete(body);
+        assert.equal(response.status, 400, JSON.stringify(body));
+        await response.body?.cancel();
+      }
+      const init = completionInit(w.apiKey, ECHO_CALL);
+      const headers = new Headers(init.headers);
+      headers.delete("content-length");
+      const unsized = await w.service.request(COMPLETIONS, { ...init, headers });
+      assert.equal(unsized.status, 200, "a body without a length is held by the handler, as before");
+      await unsized.body?.cancel();
+      const large = { ...ECHO_CALL, messages: [{ role: "user", content: "x".repeat(5_000) }] };
+      const tooLarge = await w.service.request(COMPLETIONS, {
+        ...init,
+        headers,
+        body: JSON.stringify(large),
+      });
+      assert.equal(tooLarge.status, 413, "a body without a length is still capped by the gate");
+      await tooLarge.body?.cancel();
+      const readOnly = await issueKey(w.service.request, w.orgId, { scopes: ["billing:read"] });
+      for (let i = 0; i < 2; i++) {
+        const response = await w.complete(ECHO_CALL, { apiKey: readOnly.apiKey });
+        assert.equal(response.status, 403);
+        assert.equal(await errorCode(response), "insufficient_scope");
+      }
+      assert.equal(reserves(changes) - before, 1, "only the handler's hold of the unsized call");
+      assert.deepEqual(await heldAndBalance(w.service.storage, w.orgId), [0n, 1000n - 2n * ECHO_COST]);
+    },
+  );
+});
+
+Deno.test("an early reserve whose ask timed out is asked again under its own id: one hold, the call answered", async () => {
+  const kv = await openKvStorage(":memory:");
+  const changes: AccountChange[] = [];
+  let slowNextHold = false;
+  const billing = overriding(kv.billing, {
+    commit: async (orgId, change) => {
+      changes.push(change);
+      if (change.addHold && slowNextHold) {
+        slowNextHold = false;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      return await kv.billing.commit(orgId, change);
+    },
+  });
+  const w = await gatewayWorld({
+    creditMicro: "300",
+    storage: { ...kv, billing },
+    env: { FGW_ACTOR_TIMEOUT_MS: "300" },
+  });
+  try {
     await succeeds(w);
+    slowNextHold = true;
+    const before = changes.length;
+    const response = await w.complete(ECHO_CALL);
+    assert.equal(response.status, 200, await response.clone().text());
+    await response.body?.cancel();
+    const holdIds = new Set(
+      changes.slice(before).flatMap((change) => change.addHold ? [change.addHold.id] : []),
+    );
+    assert.equal(holdIds.size, 1, "the handler asked again for the early hold, not for a second one");
+    assert.deepEqual(await heldAndBalance(kv, w.orgId), [0n, 300n - 2n * ECHO_COST]);
+  } finally {
+    await w[Symbol.asyncDispose]();
+    await kv.close();
+  }
+});
+
+Deno.test("a refusal is answered without waiting for the rest of a body still arriving, and asks no hold", async () => {
+  await withWatchedWorld({ creditMicro: "1000" }, async (w, changes) => {
+    const listener = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, w.service.app.fetch);
+    try {
+      await succeeds(w);
+      // Revoked on a peer: this instance still recognises the key and starts reading the body.
+      const peer = await w.openPeer(w.service.storage);
+      const revoked = await peer.request(`/admin/v1/keys/${w.keyId}/revoke`, adminInit("POST"));
+      await revoked.body?.cancel();
+      const before = changes.length;
+      const body = new TextEncoder().encode(JSON.stringify(ECHO_CALL));
+      const connection = await Deno.connect({ hostname: "127.0.0.1", port: listener.addr.port });
+      try {
+        const head = `POST ${COMPLETIONS} HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${w.apiKey}\r\n` +
+          `content-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`;
+        await connection.write(new TextEncoder().encode(head));
+        await connection.write(body.subarray(0, 10));
+        const reply = new Uint8Array(4096);
+        const read = await Promise.race([
+          connection.read(reply),
+          new Promise<null>((resolve) => setTimeout(() => resolve(null), 3_000)),
+        ]);
+        assert.ok(read, "answered before the body ended");
+        assert.match(new TextDecoder().decode(reply.subarray(0, read)), /^HTTP\/1\.1 401 /);
+      } finally {
+        connection.close();
+      }
+      assert.equal(reserves(changes.slice(before)), 0, "the reserve was never asked");
+    } finally {
+      await listener.shutdown();
+    }
+  });
+});
+
+Deno.test("a burst past the rate limit starts about a limit's worth of early holds, not one per request", async () => {
+  await withWatchedWorld({ creditMicro: "100000", key: { rateLimitRpm: 3 } }, async (w, changes) => {
+    await succeeds(w);
+    w.service.clock.advance(60_000); // a new window: the last count here says nothing of it
     const before = reserves(changes);
-    for (
-      const body of [{ ...ECHO_CALL, stream: true }, { ...ECHO_CALL, model: "no-such-model" }, "{not json"]
-    ) {
-      const response = await w.complete(body);
-      assert.equal(response.status, 400, JSON.stringify(body));
-      await response.body?.cancel();
-    }
-    const init = completionInit(w.apiKey, ECHO_CALL);
-    const headers = new Headers(init.headers);
-    headers.delete("content-length");
-    const unsized = await w.service.request(COMPLETIONS, { ...init, headers });
-    assert.equal(unsized.status, 200, "a body without a length is held by the handler, as before");
-    await unsized.body?.cancel();
-    const readOnly = await issueKey(w.service.request, w.orgId, { scopes: ["billing:read"] });
-    for (let i = 0; i < 2; i++) {
-      const response = await w.complete(ECHO_CALL, { apiKey: readOnly.apiKey });
-      assert.equal(response.status, 403);
-      assert.equal(await errorCode(response), "insufficient_scope");
-    }
-    assert.equal(reserves(changes) - before, 1, "only the handler's hold of the unsized call");
-    assert.deepEqual(await heldAndBalance(w.service.storage, w.orgId), [0n, 1000n - 2n * ECHO_COST]);
+    const burst = await Promise.all(Array.from({ length: 30 }, () => w.complete(ECHO_CALL)));
+    const statuses = burst.map((response) => response.status);
+    await Promise.all(burst.map((response) => response.body?.cancel()));
+    assert.equal(statuses.filter((status) => status === 200).length, 3);
+    assert.equal(statuses.filter((status) => status === 429).length, 27);
+    assert.ok(reserves(changes) - before <= 6, `${reserves(changes) - before} reserves for 3 calls`);
+    assert.deepEqual(await heldAndBalance(w.service.storage, w.orgId), [0n, 100000n - 4n * ECHO_COST]);
   });
 });
