@@ -49,6 +49,13 @@ interface EarlyHold {
   taken: boolean;
 }
 
+/**
+ * Largest body held early. The early path parses and checks the body once more than the route
+ * does (about 3 µs of CPU a kilobyte here): beyond this the CPU costs more than the round trip
+ * saved, and the handler reserves as before.
+ */
+const EARLY_MAX_BYTES = 64 * 1024;
+
 /** Context variable of the request's early hold. */
 const EARLY_HOLD = "gatewayEarlyHold";
 
@@ -97,7 +104,8 @@ function readableEarly(c: Context, maxBodyBytes: number): boolean {
   const length = c.req.header("content-length");
   if (length === undefined || c.req.header("transfer-encoding") !== undefined) return false;
   const bytes = /^\d{1,12}$/.test(length) ? Number(length) : Infinity;
-  return bytes <= maxBodyBytes && isJsonContentType(c.req.header("content-type") ?? "");
+  return bytes <= Math.min(maxBodyBytes, EARLY_MAX_BYTES) &&
+    isJsonContentType(c.req.header("content-type") ?? "");
 }
 
 /**

@@ -69,45 +69,61 @@ async function succeeds(w: GatewayWorld): Promise<void> {
   await response.body?.cancel();
 }
 
-Deno.test("a recognised key's hold is reserved while the key is counted, and the handler settles that hold", async () => {
+/**
+ * A world on in-memory KV whose next key count, once `gate(ms)` is called, first waits up to `ms`
+ * for a hold to be reserved: only an early hold can end that wait sooner. The promise `gate`
+ * returns says which came first.
+ */
+async function gatedWorld(options: GatewayWorldOptions): Promise<{
+  w: GatewayWorld;
+  gate(ms: number): Promise<"hold" | "timeout">;
+  [Symbol.asyncDispose](): Promise<void>;
+}> {
   const kv = await openKvStorage(":memory:");
-  let holdReserved = Promise.withResolvers<void>();
-  let gated = false;
+  let armed:
+    | { ms: number; hold: PromiseWithResolvers<void>; first: PromiseWithResolvers<"hold" | "timeout"> }
+    | null = null;
   const billing = overriding(kv.billing, {
     commit: (orgId, change) => {
-      if (change.addHold) holdReserved.resolve();
+      if (change.addHold) armed?.hold.resolve();
       return kv.billing.commit(orgId, change);
     },
   });
-  // Once armed, the key's count waits for a hold to be reserved (at most 5 s): only an early
-  // hold can end that wait sooner.
   const keyUsage = overriding(kv.keyUsage, {
     count: async (keyId, use) => {
-      if (gated) {
-        const timeout = new Promise<string>((resolve) => setTimeout(() => resolve("timeout"), 5_000));
-        const first = await Promise.race([holdReserved.promise.then(() => "hold"), timeout]);
-        assert.equal(first, "hold", "the hold was reserved while the key was counted");
+      const gate = armed;
+      if (gate) {
+        const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), gate.ms));
+        gate.first.resolve(await Promise.race([gate.hold.promise.then(() => "hold" as const), timeout]));
+        armed = null;
       }
       return await kv.keyUsage.count(keyId, use);
     },
   });
-  const w = await gatewayWorld({ creditMicro: "1000", storage: { ...kv, billing, keyUsage } });
-  try {
-    const first = await w.complete(ECHO_CALL);
-    assert.equal(first.status, 200, "the first call authenticates the key (it is not recognised yet)");
-    await first.body?.cancel();
-    gated = true;
-    holdReserved = Promise.withResolvers<void>();
-    const started = performance.now();
-    const second = await w.complete(ECHO_CALL);
-    assert.equal(second.status, 200, await second.clone().text());
-    assert.equal((await second.json()).balanceAfterMicro, String(1000n - 2n * ECHO_COST));
-    assert.ok(performance.now() - started < 4_000, "the count did not wait for its timeout");
-    assert.deepEqual(await heldAndBalance(kv, w.orgId), [0n, 1000n - 2n * ECHO_COST]);
-  } finally {
-    await w[Symbol.asyncDispose]();
-    await kv.close();
-  }
+  const w = await gatewayWorld({ ...options, storage: { ...kv, billing, keyUsage } });
+  return {
+    w,
+    gate: (ms) => {
+      armed = { ms, hold: Promise.withResolvers(), first: Promise.withResolvers() };
+      return armed.first.promise;
+    },
+    async [Symbol.asyncDispose]() {
+      await w[Symbol.asyncDispose]();
+      await kv.close();
+    },
+  };
+}
+
+Deno.test("a recognised key's hold is reserved while the key is counted, and the handler settles that hold", async () => {
+  await using world = await gatedWorld({ creditMicro: "1000" });
+  const { w } = world;
+  await succeeds(w); // the first call authenticates the key: it is not recognised yet
+  const first = world.gate(5_000);
+  const second = await w.complete(ECHO_CALL);
+  assert.equal(second.status, 200, await second.clone().text());
+  assert.equal(await first, "hold", "the hold was reserved while the key was counted");
+  assert.equal((await second.json()).balanceAfterMicro, String(1000n - 2n * ECHO_COST));
+  assert.deepEqual(await heldAndBalance(w.service.storage, w.orgId), [0n, 1000n - 2n * ECHO_COST]);
 });
 
 Deno.test("an early hold is released when the key was revoked on another instance: 401, nothing held", async () => {
@@ -287,4 +303,16 @@ Deno.test("a burst past the rate limit starts about a limit's worth of early hol
     assert.ok(reserves(changes) - before <= 6, `${reserves(changes) - before} reserves for 3 calls`);
     assert.deepEqual(await heldAndBalance(w.service.storage, w.orgId), [0n, 100000n - 4n * ECHO_COST]);
   });
+});
+
+Deno.test("a body over 64 KiB is held by the handler, not early: checking it twice would cost more than it saves", async () => {
+  await using world = await gatedWorld({ creditMicro: "100000000" });
+  const { w } = world;
+  await succeeds(w);
+  const first = world.gate(300);
+  const large = { ...ECHO_CALL, messages: [{ role: "user", content: "x".repeat(70_000) }] };
+  const response = await w.complete(large);
+  assert.equal(response.status, 200, await response.clone().text());
+  await response.body?.cancel();
+  assert.equal(await first, "timeout", "no hold was reserved while the key was counted");
 });
