@@ -65,7 +65,8 @@ export function hasSignatureHeaders(c: Context): boolean {
  * Work a route starts while its key's storage step is in flight (the gateway's early hold, which
  * saves the call a storage round trip), given the key as this instance remembers it: a preview,
  * not an admission. Answers what undoes the work unless the route's handler took it over — run
- * once the request is answered, whatever the answer — or null when it started nothing.
+ * when the route is done with the request, whatever its answer, before that answer goes out — or
+ * null when it started nothing.
  */
 export type Alongside = (c: Context, key: AuthenticatedKey) => (() => Promise<void>) | null;
 
