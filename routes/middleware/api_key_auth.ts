@@ -96,7 +96,7 @@ export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<KeyEnv
       ? startAlongside(c, { token, scope, access, alongside })
       : null;
     try {
-      const admission = await authenticate(c, access.verifier, token);
+      const admission = await authenticate(c, access.verifier, { header, token });
       enforceRateLimit(c, admission);
       const key = admission.key;
       if (!key.scopes.includes(scope)) {
@@ -123,14 +123,15 @@ function startAlongside(
   return key && key.scopes.includes(at.scope) ? at.alongside(c, key) : null;
 }
 
+/** The admission of the presented key; 401 (with `WWW-Authenticate`) when there is none or it is refused. */
 async function authenticate(
   c: Context,
   verifier: ApiKeyVerifier,
-  token: string | undefined,
+  presented: { header: string | undefined; token: string | undefined },
 ): Promise<Admission> {
+  const { header, token } = presented;
   const admission = token === undefined ? null : await verifier.admit(token);
   if (admission) return admission;
-  const header = c.req.header("authorization");
   answerHeader(c, "WWW-Authenticate", 'Bearer realm="api"');
   const message = header === undefined
     ? "Missing API key: send Authorization: Bearer <key>"

@@ -56,17 +56,27 @@ const requireJsonType: MiddlewareHandler = async (c, next) => {
 
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 
-/** Context variable of the gate's parse: `{ value }`, the body's JSON value. */
+/** Context variables of the body's parse: the promise of it (`readJsonBody`), and its value once the gate has it. */
+const READING = "jsonBodyReading";
 const PARSED = "jsonBodyParsed";
 
 /**
- * 400 `invalid_request` when the body is not UTF-8 (RFC 8259: JSON text is UTF-8; a lenient decoder
- * would turn bad bytes into U+FFFD silently) or not well-formed JSON. The raw bytes stay cached by
- * Hono: `c.req.arrayBuffer()` answers them exactly (for a signature over the body), and the route's
- * validator reads its JSON from them; the value parsed here is kept for a route that validates its
- * body itself (`parsedJsonBody`).
+ * The body's JSON value, read once per request and shared (the gateway's early hold reads it
+ * before the gate: the gate then waits for the same parse). Rejects with 400 `invalid_request`
+ * when the body is not UTF-8 (RFC 8259: JSON text is UTF-8; a lenient decoder would turn bad bytes
+ * into U+FFFD silently) or not well-formed JSON. Whoever calls it first must have checked the
+ * body's size: the gate caps it before it calls.
  */
-const requireWellFormedJson: MiddlewareHandler = async (c, next) => {
+export function readJsonBody(c: Context): Promise<unknown> {
+  let reading = c.get(READING) as Promise<unknown> | undefined;
+  if (!reading) {
+    reading = parseJsonBody(c);
+    c.set(READING, reading);
+  }
+  return reading;
+}
+
+async function parseJsonBody(c: Context): Promise<unknown> {
   let text: string;
   try {
     text = STRICT_UTF8.decode(await c.req.arrayBuffer());
@@ -75,13 +85,21 @@ const requireWellFormedJson: MiddlewareHandler = async (c, next) => {
       details: { fields: [{ field: "body", problem: "Must be UTF-8 encoded" }] },
     });
   }
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     throw new ServiceError("invalid_request", "Malformed JSON in request body");
   }
-  c.set(PARSED, { value });
+}
+
+/**
+ * 400 `invalid_request` for a body that is not UTF-8 JSON (`readJsonBody`). The raw bytes stay
+ * cached by Hono: `c.req.arrayBuffer()` answers them exactly (for a signature over the body), and
+ * the route's validator reads its JSON from them; the value parsed here is kept for a route that
+ * validates its body itself (`parsedJsonBody`).
+ */
+const requireWellFormedJson: MiddlewareHandler = async (c, next) => {
+  c.set(PARSED, { value: await readJsonBody(c) });
   await next();
 };
 
