@@ -1,7 +1,7 @@
 /**
  * Expires the deadlines of waiting callers with ONE timer, armed for the earliest of them: a
  * timer (or a closure) per ask costs several times the ask itself. Times are real
- * (`performance.now()`), as any timer's are. The timer holds the process open only while some
+ * (`performance.now()`), like every timer's. The timer holds the process open only while some
  * deadline is watched. `expire` is called once for each item whose deadline passed while watched.
  */
 export class Deadlines<T extends { deadlineMs: number }> {

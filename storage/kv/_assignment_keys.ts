@@ -45,7 +45,7 @@ export function openKey(endsAtMs: number, id: string): Deno.KvKey {
   return ["asg_open", endsAtMs, id];
 }
 
-/** Every in-progress assignment by lease expiry (has any lease expired?). */
+/** Every in-progress assignment by lease expiry (has a lease expired?). */
 export function expiryKey(expiresAtMs: number, id: string): Deno.KvKey {
   return ["asg_expiry", expiresAtMs, id];
 }

@@ -15,7 +15,11 @@ Deno.test("a route that takes no query parameters answers 400 naming each one it
   const body = await answer.json();
   assert.equal(body.error.code, "invalid_request");
   assert.deepEqual(body.error.details.fields.map((f: { field: string }) => f.field), ["foo", "bar"]);
-  assert.equal(answer.headers.get("x-ratelimit-limit") !== null, true, "after authentication, as any 400");
+  assert.equal(
+    answer.headers.get("x-ratelimit-limit") !== null,
+    true,
+    "after authentication, like every 400",
+  );
   assert.equal(
     (await service.request("/v1/credits/balance?", keyInit(apiKey))).status,
     200,

@@ -105,7 +105,11 @@ adapterTest(
       );
       assert.equal(submitted.status, 200, await submitted.text());
       const prediction = await service.storage.assignments.getPrediction(fresh[0]!.agentPredictionId);
-      assert.equal(prediction?.round, 1, "a fresh run's prediction is stored as any other, with its round");
+      assert.equal(
+        prediction?.round,
+        1,
+        "a fresh run's prediction is stored like the others, with its round",
+      );
     } finally {
       await service.close();
     }
