@@ -145,8 +145,9 @@ export class Scheduler {
       await job.run(now, { signal, fence });
     } catch (error) {
       outcome = "failed";
-      // A run aborted for its lost lease was reported when the loss was found.
-      if (!abort.signal.aborted) this.#options.onError?.(job.name, error);
+      // A run aborted for its lost lease was reported when the loss was found; one cut short by
+      // `stop` (shutdown) failed because it was asked to.
+      if (!abort.signal.aborted && !this.#stopping.signal.aborted) this.#options.onError?.(job.name, error);
     }
     this.#options.onRun?.(job.name, outcome, this.#options.clock() - now);
   }

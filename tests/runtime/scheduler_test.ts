@@ -124,3 +124,25 @@ adapterTest("stop aborts the signal of a run in flight and waits for it", async 
   assert.equal(run.signal.aborted, true);
   assert.equal(ledger.active, 0, "the run ended before stop resolved");
 });
+
+adapterTest("a run that fails because stop aborted it is not reported as a job failure", async (adapter) => {
+  const clock = new ManualClock(START_MS);
+  const started = Promise.withResolvers<void>();
+  const errors: unknown[] = [];
+  const job = new RunLedger().job("a", async (run) => {
+    started.resolve();
+    await new Promise((resolve) => run.signal.addEventListener("abort", resolve));
+    throw run.signal.reason;
+  });
+  const a = new Scheduler({
+    leases: adapter.storage.jobLeases,
+    clock: clock.now,
+    holder: "a",
+    jobs: [job],
+    onError: (_job, error) => errors.push(error),
+  });
+  a.start();
+  await started.promise;
+  await a.stop();
+  assert.deepEqual(errors, []);
+});
