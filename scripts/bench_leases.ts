@@ -3,13 +3,15 @@
  * PostgreSQL, 32 concurrent validators, beside two references measured in the same run: pg-boss 10
  * `fetch` + `complete` with 32 workers (the job-queue anchor of BENCH-ANCHORS.md) and the bare verify
  * bound (1 ÷ the in-process time of the two signature verifications a cycle needs). The service runs
- * in this process (pinned to CPU 0 when `taskset` exists); the validators run in another process
- * (CPU 1), signing their lease requests ahead. Rounds alternate the three; medians are reported.
+ * in this process with its defaults (verification workers, connection pool); the validators run in
+ * another process (pinned to CPU 1 when `taskset` exists), signing their lease requests ahead.
+ * Rounds alternate the three; medians are reported.
  * Needs DATABASE_URL (scratch databases are created on that server and dropped).
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test deno task bench:leases
  *   BENCH_ROUNDS (3), BENCH_ASSIGNMENTS queued per round (20000, the anchor's pg-boss queue),
- *   BENCH_SECONDS per round at most (20)
+ *   BENCH_SECONDS per round at most (20), BENCH_PIN (client | apart | 0), FGW_VERIFY_WORKERS and
+ *   FGW_PG_POOL of the service (its defaults)
  */
 import { cpuUsage } from "node:process";
 import { sha256 } from "@noble/hashes/sha2.js";
@@ -32,8 +34,18 @@ const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 20);
 const VALIDATORS = Number(Deno.env.get("BENCH_VALIDATORS") ?? 32);
 const MINERS = 20;
 const ADMIN_TOKEN = crypto.randomUUID();
-/** `BENCH_PIN=0` pins nothing (on a host loaded by other work, a pinned core may be the busiest). */
-const PIN = Deno.env.get("BENCH_PIN") !== "0";
+/**
+ * `BENCH_PIN`: `client` (default) pins the validators' process to CPU 1 and leaves the service's
+ * threads (its event loop and its verification workers) to the scheduler; `apart` also pins the
+ * service, every thread, to CPU 0 (the setting before verification workers); `0` pins nothing
+ * (on a host loaded by other work, a pinned core may be the busiest).
+ */
+const PIN_MODE = Deno.env.get("BENCH_PIN") ?? "client";
+const PIN = PIN_MODE !== "0";
+/** `FGW_VERIFY_WORKERS` of the service (default: the service's own default). */
+const VERIFY_WORKERS = Deno.env.get("FGW_VERIFY_WORKERS");
+/** `FGW_PG_POOL` of the service (default: the service's own default, 10). */
+const PG_POOL = Deno.env.get("FGW_PG_POOL");
 
 /** A deterministic hex seed per label. */
 function seedOf(label: string): string {
@@ -139,11 +151,13 @@ function median(values: readonly number[]): number {
 async function main(): Promise<void> {
   const serverUrl = Deno.env.get("DATABASE_URL");
   if (!serverUrl) throw new Error("bench:leases needs DATABASE_URL (a PostgreSQL server)");
-  const pinned = PIN && await pinServerCpu();
+  const servicePinned = PIN_MODE === "apart" && await pinServerCpu();
   console.log(
-    pinned
+    !PIN
+      ? "nothing pinned (BENCH_PIN=0)"
+      : servicePinned
       ? "service pinned to CPU 0, validators (own process) to CPU 1"
-      : `nothing pinned (${PIN ? "taskset missing" : "BENCH_PIN=0"})`,
+      : "validators (own process) pinned to CPU 1 when taskset exists; the service's threads not pinned",
   );
   const validatorSeeds = Array.from({ length: VALIDATORS }, (_, i) => seedOf(`validator-${i}`));
   const validators = validatorSeeds.map(signerFromSecretHex);
@@ -164,7 +178,8 @@ async function main(): Promise<void> {
     const config = loadConfig({
       FGW_STORAGE: "postgres",
       DATABASE_URL: url,
-      FGW_PG_POOL: String(VALIDATORS),
+      ...(PG_POOL ? { FGW_PG_POOL: PG_POOL } : {}),
+      ...(VERIFY_WORKERS ? { FGW_VERIFY_WORKERS: VERIFY_WORKERS } : {}),
       FGW_IP_RPM: "0",
       FGW_ADMIN_TOKEN: ADMIN_TOKEN,
       FGW_VALIDATOR_MAX_LEASES: "1000000",

@@ -21,6 +21,15 @@ const list = (fallback: string) =>
 const whenValid = (...fields: string[]) => (payload: z.core.ParsePayload): boolean =>
   !payload.issues.some((issue) => fields.includes(String(issue.path?.[0])));
 
+/**
+ * Signature verification threads by default: one per CPU this process may use, at most 4; none
+ * on one CPU (a worker there only adds a thread hop).
+ */
+function defaultVerifyWorkers(): number {
+  const cpus = navigator.hardwareConcurrency ?? 1;
+  return cpus < 2 ? 0 : Math.min(4, cpus);
+}
+
 /** Every setting, from environment variables (README "Configuration" lists them). */
 export const configSchema = z.object({
   FGW_HOST: z.string().min(1).default("127.0.0.1"),
@@ -89,6 +98,7 @@ export const configSchema = z.object({
   FGW_PRICES_SYNC_MS: intMs(300_000),
   /** Allowed |now − timestamp| of a signed request (docs/signatures.md). */
   FGW_SIG_WINDOW_MS: intMs(30_000),
+  FGW_VERIFY_WORKERS: z.coerce.number().int().min(0).max(32).default(defaultVerifyWorkers()),
   /** Largest agent a miner may upload, in UTF-8 bytes of code (docs/agents.md). */
   FGW_AGENT_MAX_BYTES: z.coerce.number().int().min(1).max(16 * 1024 * 1024).default(1_048_576),
   /** One new agent version per miner per this period; 0 turns the cooldown off (docs/agents.md). */

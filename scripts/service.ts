@@ -129,7 +129,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     onRefreshError: () => metrics.storageError("prices_view"),
     ...(options.priceSource ? { source: options.priceSource } : {}),
   });
-  const { signatureGuard, validators, assignmentSync, verify } = createValidatorLoop(config, {
+  const { signatureGuard, validators, assignmentSync, verify, verifyPool } = createValidatorLoop(config, {
     storage,
     metagraph: metagraph.view,
     catalog: catalog.view,
@@ -268,6 +268,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       for (const timer of timers) clearInterval(timer);
       await scheduler.stop();
       await actors.drain();
+      verifyPool.close();
       await storage.close();
     },
   };

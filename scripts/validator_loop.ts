@@ -7,6 +7,7 @@ import {
   SignatureGuard,
   type Sr25519Verify,
   ValidatorDesk,
+  VerifyPool,
 } from "../actors/validators/mod.ts";
 import type { Storage } from "../storage/storage.ts";
 import type { Config } from "./config.ts";
@@ -16,8 +17,10 @@ export interface ValidatorLoopWiring {
   signatureGuard: SignatureGuard;
   validators: ValidatorDesk;
   assignmentSync: AssignmentSyncJob;
-  /** The sr25519 verifier in use (WebAssembly, or the TypeScript fallback). */
+  /** The sr25519 verifier of this thread (WebAssembly, or the TypeScript fallback). */
   verify: Sr25519Verify;
+  /** Verification threads of the signature guard (`FGW_VERIFY_WORKERS`); closed with the service. */
+  verifyPool: VerifyPool;
 }
 
 export interface ValidatorLoopDeps {
@@ -32,7 +35,7 @@ export interface ValidatorLoopDeps {
 
 /**
  * Wires the validator loop from config (`FGW_SIG_WINDOW_MS`, `FGW_VALIDATOR_*`, `FGW_LEASE_*`,
- * `FGW_NETUID`, `FGW_ASSIGNMENT_SYNC_MS`).
+ * `FGW_NETUID`, `FGW_ASSIGNMENT_SYNC_MS`, `FGW_VERIFY_WORKERS`).
  */
 export function createValidatorLoop(
   config: Config,
@@ -40,12 +43,13 @@ export function createValidatorLoop(
 ): ValidatorLoopWiring {
   const { storage, clock, log } = deps;
   const verify = lazySr25519Verify({ log });
+  const verifyPool = new VerifyPool({ size: config.FGW_VERIFY_WORKERS, inline: verify, log });
   const signatureGuard = new SignatureGuard({
     view: deps.metagraph,
     nonces: storage.nonces,
     orgs: storage.orgs,
     clock,
-    verify,
+    verify: verifyPool.verify,
     settings: {
       windowMs: config.FGW_SIG_WINDOW_MS,
       minStakeRao: config.FGW_VALIDATOR_MIN_STAKE_RAO,
@@ -76,5 +80,5 @@ export function createValidatorLoop(
     clock,
     log,
   });
-  return { signatureGuard, validators, assignmentSync, verify };
+  return { signatureGuard, validators, assignmentSync, verify, verifyPool };
 }

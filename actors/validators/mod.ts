@@ -9,6 +9,7 @@
 export * from "./canonical_message.ts";
 export * from "./signature_headers.ts";
 export * from "./sr25519.ts";
+export * from "./verify_pool.ts";
 export * from "./signed_request.ts";
 export * from "./signing_client.ts";
 export * from "./neuron.ts";

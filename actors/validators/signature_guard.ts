@@ -5,8 +5,7 @@ import type { OrgStore } from "../../storage/org_store.ts";
 import type { StoredNeuron } from "../../storage/metagraph_store.ts";
 import type { SignatureRole } from "./canonical_message.ts";
 import { type HeaderSource, parseSignatureHeaders, type SignatureHeaders } from "./signature_headers.ts";
-import { checkWindow, verifySignature } from "./signed_request.ts";
-import type { Sr25519Verify } from "./sr25519.ts";
+import { checkSignature, checkWindow, type SignatureCheck } from "./signed_request.ts";
 import type { MetagraphStatus, MetagraphView } from "./metagraph_view.ts";
 import { PendingUse } from "./pending_use.ts";
 
@@ -46,7 +45,8 @@ export interface SignatureGuardDeps {
   nonces: NonceStore;
   orgs: Pick<OrgStore, "minerRegistration">;
   clock: Clock;
-  verify: Sr25519Verify;
+  /** Step 6's verification: `VerifyPool.verify` (worker threads), or one on this thread. */
+  verify: SignatureCheck;
   settings: SignatureSettings;
 }
 
@@ -135,7 +135,7 @@ export class SignatureGuard {
   /** Steps 6–9 for a request `admit` let through (with `nonce: "with_change"`, step 6 alone). */
   async complete(admitted: AdmittedSignature, parts: SignedParts): Promise<SignedCaller> {
     const { headers, policy } = admitted;
-    verifySignature(headers, parts, this.#deps);
+    await checkSignature(headers, parts, this.#deps);
     const use = await this.#nonceSteps(admitted);
     const minerHotkey = policy.role === "miner"
       ? headers.hotkey

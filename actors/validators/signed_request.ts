@@ -57,7 +57,36 @@ export function verifySignature(
   request: Omit<SignedRequestParts, "headers">,
   options: { verify: Sr25519Verify },
 ): { wrapped: boolean } {
-  const message = utf8ToBytes(canonicalMessage(SIGNATURE_DOMAINS[headers.role], {
+  const message = signedMessage(headers, request);
+  if (options.verify(headers.signature, message, headers.publicKey)) return { wrapped: false };
+  if (options.verify(headers.signature, wrapBytes(message), headers.publicKey)) return { wrapped: true };
+  throw invalidSignature();
+}
+
+/** A verification that answers now or later (`VerifyPool.verify` answers from a worker thread). */
+export type SignatureCheck = (
+  signature: Uint8Array,
+  message: Uint8Array,
+  publicKey: Uint8Array,
+) => boolean | Promise<boolean>;
+
+/** `verifySignature` with a verification that may answer later; the same checks and answers. */
+export async function checkSignature(
+  headers: SignatureHeaders,
+  request: Omit<SignedRequestParts, "headers">,
+  options: { verify: SignatureCheck },
+): Promise<{ wrapped: boolean }> {
+  const message = signedMessage(headers, request);
+  if (await options.verify(headers.signature, message, headers.publicKey)) return { wrapped: false };
+  if (await options.verify(headers.signature, wrapBytes(message), headers.publicKey)) {
+    return { wrapped: true };
+  }
+  throw invalidSignature();
+}
+
+/** The canonical message's bytes, as the signer signed them (unwrapped). */
+function signedMessage(headers: SignatureHeaders, request: Omit<SignedRequestParts, "headers">): Uint8Array {
+  return utf8ToBytes(canonicalMessage(SIGNATURE_DOMAINS[headers.role], {
     method: request.method,
     target: request.target,
     timestamp: headers.timestamp,
@@ -65,9 +94,10 @@ export function verifySignature(
     body: request.body,
     minerHotkey: headers.minerHotkey,
   }));
-  if (options.verify(headers.signature, message, headers.publicKey)) return { wrapped: false };
-  if (options.verify(headers.signature, wrapBytes(message), headers.publicKey)) return { wrapped: true };
-  throw new ServiceError("invalid_signature", "Request signature does not verify for the hotkey");
+}
+
+function invalidSignature(): ServiceError {
+  return new ServiceError("invalid_signature", "Request signature does not verify for the hotkey");
 }
 
 /**

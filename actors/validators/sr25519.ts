@@ -1,5 +1,6 @@
 import * as scure from "@scure/sr25519";
 import type { Logger } from "../kernel/mod.ts";
+import { startSr25519Wasm } from "./sr25519_wasm.ts";
 
 /**
  * Verifies a 64-byte sr25519 signature (schnorrkel, signing context "substrate") of `message`
@@ -39,18 +40,9 @@ export function loadWasmSr25519Verify(): Promise<Sr25519Verify> {
 }
 
 async function startWasm(): Promise<Sr25519Verify> {
-  const wasm = await import("@polkadot/wasm-crypto");
-  if (!(await wasm.waitReady()) || wasm.bridge.type !== "wasm") {
-    throw new Error(`Cannot start sr25519 WebAssembly: loaded ${wasm.bridge.type ?? "nothing"}`);
-  }
-  wasmSign = wasm.sr25519Sign;
-  return (signature, message, publicKey) => {
-    try {
-      return wasm.sr25519Verify(signature, message, publicKey);
-    } catch {
-      return false;
-    }
-  };
+  const { verify, sign } = await startSr25519Wasm();
+  wasmSign = sign;
+  return verify;
 }
 
 /** The WebAssembly build's signing, once `loadWasmSr25519Verify` has started it; null before. */

@@ -51,6 +51,10 @@ Deno.test("an empty environment gives the documented defaults", () => {
   assert.equal(config.FGW_METAGRAPH_FILE, undefined);
   assert.equal(config.FGW_METAGRAPH_SYNC_MS, 300_000);
   assert.equal(config.FGW_SIG_WINDOW_MS, 30_000);
+  const cpus = navigator.hardwareConcurrency;
+  assert.equal(config.FGW_VERIFY_WORKERS, cpus < 2 ? 0 : Math.min(4, cpus));
+  assert.equal(loadConfig({ FGW_VERIFY_WORKERS: "0" }).FGW_VERIFY_WORKERS, 0);
+  assert.throws(() => loadConfig({ FGW_VERIFY_WORKERS: "-1" }), /FGW_VERIFY_WORKERS/);
   assert.equal(config.FGW_AGENT_MAX_BYTES, 1_048_576);
   assert.equal(config.FGW_AGENT_COOLDOWN_MS, 86_400_000);
   assert.equal(config.FGW_PROVIDERS_FILE, undefined);

@@ -1,0 +1,17 @@
+/// <reference lib="deno.worker" />
+/**
+ * A verification worker of `VerifyPool`: starts the sr25519 WebAssembly build, says `ready`, then
+ * answers each batch of jobs with one verdict per job, in order. A build that cannot start is an
+ * uncaught error, which the pool sees as the worker's `error` event.
+ */
+import { startSr25519Wasm } from "./sr25519_wasm.ts";
+import type { VerifyBatch, VerifyVerdicts } from "./verify_pool.ts";
+
+const { verify } = await startSr25519Wasm();
+
+self.onmessage = (event: MessageEvent<VerifyBatch>) => {
+  const { ids, jobs } = event.data;
+  const valid = jobs.map((job) => verify(job.signature, job.message, job.publicKey));
+  self.postMessage({ ids, valid } satisfies VerifyVerdicts);
+};
+self.postMessage("ready");
