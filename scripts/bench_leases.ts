@@ -37,7 +37,8 @@ const ADMIN_TOKEN = crypto.randomUUID();
 /**
  * `BENCH_PIN`: `client` (default) pins the validators' process to CPU 1 and leaves the service's
  * threads (its event loop and its verification workers) to the scheduler; `apart` also pins the
- * service, every thread, to CPU 0 (the setting before verification workers); `0` pins nothing
+ * service, every thread, to CPU 0 (the setting before verification workers: give it
+ * `FGW_VERIFY_WORKERS=0 FGW_PG_POOL=32` too for the old run); `0` pins nothing
  * (on a host loaded by other work, a pinned core may be the busiest).
  */
 const PIN_MODE = Deno.env.get("BENCH_PIN") ?? "client";

@@ -266,9 +266,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
     },
     async close() {
       for (const timer of timers) clearInterval(timer);
-      await scheduler.stop();
-      await actors.drain();
-      verifyPool.close();
+      try {
+        await scheduler.stop();
+        await actors.drain();
+      } finally {
+        verifyPool.close();
+      }
       await storage.close();
     },
   };

@@ -33,23 +33,31 @@ export interface VerifyPoolOptions {
   /** The same verification on the calling thread: used until a worker is ready, and when none can run. */
   inline: Sr25519Verify;
   log?: Logger;
-  /** The worker's module (tests give one that fails). */
+  /** The worker's module (tests give ones that fail). */
   workerUrl?: URL;
+  /** A worker not ready this long after its start has failed (default 10 s). */
+  startTimeoutMs?: number;
+  /** A worker that has not answered a batch this long after it was posted has failed (default 10 s). */
+  answerTimeoutMs?: number;
 }
 
-/** Workers that failed after which the pool stops starting them and verifies inline. */
+/** Failures in a row (no batch answered in between) after which no worker is started again. */
 const MOST_FAILURES = 3;
+/** Most jobs posted to a worker at once: the rest wait for the first worker free. */
+const MOST_IN_BATCH = 64;
+const DEFAULT_TIMEOUT_MS = 10_000;
 
 interface PoolWorker {
   worker: Worker;
   ready: boolean;
   /** Jobs posted and not yet answered. */
   sent: Map<number, Pending>;
-  /** Jobs waiting for the worker's current batch to come back. */
-  queued: Map<number, Pending>;
+  /** Runs out at the start deadline, then at each posted batch's answer deadline. */
+  deadline: ReturnType<typeof setTimeout> | undefined;
 }
 
 interface Pending {
+  id: number;
   job: VerifyJob;
   resolve: (valid: boolean) => void;
 }
@@ -57,17 +65,21 @@ interface Pending {
 /**
  * sr25519 verification on worker threads, so that a service's signature checks use every core
  * and leave its event loop free for HTTP and storage (docs/signatures.md, "Verification
- * threads"). Workers start on demand: the first when a verification comes, another when every
- * ready one is busy, up to `size`. A job goes to the ready worker with the fewest jobs; a worker
- * that is busy gets the jobs that came meanwhile as one batch when it answers. Until a worker is
- * ready (a start takes about 100 ms), jobs are verified inline, so no request waits for a start.
- * A worker that fails has its jobs verified inline; after three failures no worker is started
- * again (a warning is logged). The answers are the same wherever a job runs.
+ * threads"). Workers start on demand: the first when a verification comes, another when a job
+ * finds no ready worker free, up to `size`. A job goes to a free ready worker, else waits in one
+ * queue that the first worker free takes from (at most 64 jobs a batch). Until a worker is ready
+ * (a start takes about 100 ms), jobs are verified inline, so no request waits for a start. A
+ * worker fails when it raises an error, is not ready within `startTimeoutMs`, or does not answer
+ * a batch within `answerTimeoutMs`: it is stopped, its jobs are verified inline and a warning is
+ * logged; after three failures in a row no worker is started again. The answers are the same
+ * wherever a job runs.
  */
 export class VerifyPool {
   readonly #options: VerifyPoolOptions;
   readonly #workers = new Set<PoolWorker>();
+  readonly #queue: Pending[] = [];
   #nextId = 0;
+  #started = 0;
   #failures = 0;
   #closed = false;
 
@@ -89,53 +101,49 @@ export class VerifyPool {
 
   verify: AsyncSr25519Verify = (signature, message, publicKey) => {
     const job = { signature: own(signature), message: own(message), publicKey: own(publicKey) };
-    const target = this.#pick();
-    if (!target) return Promise.resolve(this.#inline(job));
+    const free = this.#free();
+    if (!free && this.readyWorkers === 0) {
+      this.#start();
+      return Promise.resolve(this.#inline(job));
+    }
     return new Promise((resolve) => {
-      const id = this.#nextId++;
-      if (target.sent.size === 0) {
-        target.sent.set(id, { job, resolve });
-        target.worker.postMessage({ ids: [id], jobs: [job] } satisfies VerifyBatch);
-      } else {
-        target.queued.set(id, { job, resolve });
-      }
+      this.#queue.push({ id: this.#nextId++, job, resolve });
+      if (free) this.#post(free);
+      else this.#start();
     });
   };
 
-  /** Stops every worker; jobs they had not answered are verified inline. Later jobs run inline. */
+  /** Stops every worker; jobs not answered yet are verified inline. Later jobs run inline. */
   close(): void {
     this.#closed = true;
-    for (const entry of this.#workers) this.#drop(entry);
+    for (const entry of this.#workers) this.#stop(entry);
+    for (const pending of this.#queue.splice(0)) pending.resolve(this.#inline(pending.job));
   }
 
-  /** The ready worker with the fewest jobs, starting another when all are busy; null: inline. */
-  #pick(): PoolWorker | null {
-    let best: PoolWorker | null = null;
-    let starting = false;
-    for (const entry of this.#workers) {
-      if (!entry.ready) {
-        starting = true;
-        continue;
-      }
-      if (!best || load(entry) < load(best)) best = entry;
-    }
-    if ((!best || load(best) > 0) && !starting) this.#start();
-    return best;
+  /** A ready worker with no batch out, if any. */
+  #free(): PoolWorker | null {
+    for (const entry of this.#workers) if (entry.ready && entry.sent.size === 0) return entry;
+    return null;
   }
 
+  /** Starts one more worker, unless one is starting or the pool is full, closed or given up. */
   #start(): void {
     const { size, workerUrl } = this.#options;
     if (this.#closed || this.#workers.size >= size || this.#failures >= MOST_FAILURES) return;
+    for (const entry of this.#workers) if (!entry.ready) return;
     const url = workerUrl ?? new URL("./verify_worker.ts", import.meta.url);
     const entry: PoolWorker = {
-      worker: new Worker(url, { type: "module" }),
+      worker: new Worker(url, { type: "module", name: `sr25519-verify-${++this.#started}` }),
       ready: false,
       sent: new Map(),
-      queued: new Map(),
+      deadline: undefined,
     };
+    this.#watch(entry, this.#options.startTimeoutMs, "was not ready in time");
     entry.worker.onmessage = (event: MessageEvent<"ready" | VerifyVerdicts>) => {
-      if (event.data === "ready") entry.ready = true;
-      else this.#answered(entry, event.data);
+      if (event.data !== "ready") return this.#answered(entry, event.data);
+      entry.ready = true;
+      this.#watch(entry, undefined, "");
+      this.#post(entry);
     };
     entry.worker.onerror = (event) => {
       event.preventDefault();
@@ -144,52 +152,67 @@ export class VerifyPool {
     this.#workers.add(entry);
   }
 
+  /** Posts up to `MOST_IN_BATCH` queued jobs to `entry` (free and ready), with an answer deadline. */
+  #post(entry: PoolWorker): void {
+    if (this.#queue.length === 0) return;
+    const batch: VerifyBatch = { ids: [], jobs: [] };
+    for (const pending of this.#queue.splice(0, MOST_IN_BATCH)) {
+      entry.sent.set(pending.id, pending);
+      batch.ids.push(pending.id);
+      batch.jobs.push(pending.job);
+    }
+    this.#watch(entry, this.#options.answerTimeoutMs, "did not answer in time");
+    entry.worker.postMessage(batch);
+  }
+
   #answered(entry: PoolWorker, { ids, valid }: VerifyVerdicts): void {
+    this.#watch(entry, undefined, "");
+    this.#failures = 0;
     ids.forEach((id, i) => {
       entry.sent.get(id)?.resolve(valid[i] === true);
       entry.sent.delete(id);
     });
-    if (entry.queued.size === 0) return;
-    const batch: VerifyBatch = { ids: [], jobs: [] };
-    for (const [id, pending] of entry.queued) {
-      batch.ids.push(id);
-      batch.jobs.push(pending.job);
-    }
-    entry.sent = entry.queued;
-    entry.queued = new Map();
-    entry.worker.postMessage(batch);
+    this.#post(entry);
+  }
+
+  /** Clears `entry`'s deadline; with a reason, sets a new one (`timeoutMs`, or the default). */
+  #watch(entry: PoolWorker, timeoutMs: number | undefined, reason: string): void {
+    clearTimeout(entry.deadline);
+    entry.deadline = reason === "" ? undefined : setTimeout(
+      () => this.#failed(entry, `sr25519 verification worker ${reason}`),
+      timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    );
   }
 
   #failed(entry: PoolWorker, message: string): void {
+    if (!this.#workers.has(entry)) return;
     this.#failures++;
-    this.#drop(entry);
-    if (this.#failures === MOST_FAILURES) {
-      this.#options.log?.({
-        level: "warn",
-        msg: "sr25519 verification workers keep failing: verifying on the main thread",
-        error: message,
-      });
+    this.#stop(entry);
+    const givenUp = this.#failures >= MOST_FAILURES;
+    this.#options.log?.({
+      level: "warn",
+      msg: givenUp
+        ? "sr25519 verification worker failed; no more are started: verifying on the main thread"
+        : "sr25519 verification worker failed; its verifications ran on the main thread",
+      error: message,
+    });
+    if (givenUp || this.readyWorkers === 0) {
+      for (const pending of this.#queue.splice(0)) pending.resolve(this.#inline(pending.job));
     }
   }
 
   /** Terminates `entry` and verifies its unanswered jobs inline. */
-  #drop(entry: PoolWorker): void {
+  #stop(entry: PoolWorker): void {
     this.#workers.delete(entry);
+    this.#watch(entry, undefined, "");
     entry.worker.terminate();
-    for (const pending of [...entry.sent.values(), ...entry.queued.values()]) {
-      pending.resolve(this.#inline(pending.job));
-    }
+    for (const pending of entry.sent.values()) pending.resolve(this.#inline(pending.job));
     entry.sent.clear();
-    entry.queued.clear();
   }
 
   #inline({ signature, message, publicKey }: VerifyJob): boolean {
     return this.#options.inline(signature, message, publicKey);
   }
-}
-
-function load(entry: PoolWorker): number {
-  return entry.sent.size + entry.queued.size;
 }
 
 /** `bytes` alone in its buffer (a view would post its whole buffer to the worker). */

@@ -102,32 +102,77 @@ Deno.test("views into larger buffers are verified as their own bytes", async () 
   }
 });
 
-Deno.test("a worker that cannot start leaves its jobs inline; after three failures none is started", async () => {
+/** A pool of `module` (a test worker), its warnings, and its inline verifier's calls. */
+function poolOf(module: string, timeouts: { startTimeoutMs?: number; answerTimeoutMs?: number } = {}) {
   const logged: LogLine[] = [];
   const inline = countingInline();
   const pool = new VerifyPool({
     size: 2,
     inline: inline.verify,
     log: (line) => logged.push(line),
-    workerUrl: new URL("./failing_verify_worker.ts", import.meta.url),
+    workerUrl: new URL(module, import.meta.url),
+    ...timeouts,
   });
-  try {
-    const all = cases(6);
-    for (let attempt = 0; attempt < 40 && logged.length === 0; attempt++) {
-      assert.deepEqual(await verdicts(pool, all), all.map((c) => c.valid));
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    assert.equal(logged.length, 1, "one warning");
-    assert.equal(logged[0]!.level, "warn");
-    assert.equal(pool.workers, 0);
-    const calls = inline.calls();
+  return { pool, logged, inline };
+}
+
+/**
+ * Verifies `all` through `pool` until it gives up on workers (after three failures in a row; a
+ * worker started before that may fail after), checking every answer; then no worker is started
+ * again and everything runs inline.
+ */
+async function untilGivenUp(
+  { pool, logged, inline }: ReturnType<typeof poolOf>,
+  all: Case[],
+): Promise<void> {
+  const givenUp = () => logged.some((line) => /no more are started/.test(String(line.msg)));
+  for (let attempt = 0; attempt < 100 && !givenUp(); attempt++) {
     assert.deepEqual(await verdicts(pool, all), all.map((c) => c.valid));
-    assert.equal(inline.calls(), calls + all.length, "verified inline");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.equal(pool.workers, 0, "no worker started again");
-    assert.equal(logged.length, 1);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+  }
+  assert.ok(givenUp(), "given up");
+  assert.ok(logged.length >= 3, "one warning per failed worker");
+  assert.ok(logged.every((line) => line.level === "warn"));
+  await until(() => pool.workers === 0, "the workers started before giving up to fail");
+  const warnings = logged.length;
+  const calls = inline.calls();
+  assert.deepEqual(await verdicts(pool, all), all.map((c) => c.valid));
+  assert.equal(inline.calls(), calls + all.length, "verified inline");
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(pool.workers, 0, "no worker started again");
+  assert.equal(logged.length, warnings);
+}
+
+Deno.test("a worker that cannot start leaves its jobs inline; after three failures none is started", async () => {
+  const world = poolOf("./failing_verify_worker.ts");
+  try {
+    await untilGivenUp(world, cases(6));
   } finally {
-    pool.close();
+    world.pool.close();
+  }
+});
+
+Deno.test("a worker that is never ready fails at its start deadline; its jobs never wait", async () => {
+  const world = poolOf("./never_ready_verify_worker.ts", { startTimeoutMs: 50 });
+  try {
+    await untilGivenUp(world, cases(6));
+    assert.match(String(world.logged[0]!.error), /not ready in time/);
+  } finally {
+    world.pool.close();
+  }
+});
+
+Deno.test("a ready worker that stops answering fails at its answer deadline; its jobs are verified inline", async () => {
+  const world = poolOf("./silent_verify_worker.ts", { answerTimeoutMs: 50 });
+  try {
+    await world.pool.verify(new Uint8Array(64), new Uint8Array(1), new Uint8Array(32));
+    await until(() => world.pool.readyWorkers === 1, "a ready worker");
+    const all = cases(6);
+    assert.deepEqual(await verdicts(world.pool, all), all.map((c) => c.valid), "answered after the deadline");
+    assert.match(String(world.logged[0]!.error), /did not answer in time/);
+    await untilGivenUp(world, all);
+  } finally {
+    world.pool.close();
   }
 });
 
