@@ -37,7 +37,10 @@ export interface TestService extends Service {
 /** A whole service in-process on in-memory KV (or the given storage), with a manual clock. */
 export async function openTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const clock = options.clock ?? new ManualClock(TEST_START_MS);
-  const config = loadConfig({ FGW_IP_RPM: "0", ...options.env });
+  // Signatures are verified inline unless a test asks for threads: a verification thread costs
+  // a start of its own (an isolate and the WebAssembly), which most tests' few requests never
+  // repay (tests/validators/verify_pool_test.ts and the lease race use threads).
+  const config = loadConfig({ FGW_IP_RPM: "0", FGW_VERIFY_WORKERS: "0", ...options.env });
   const storage = options.storage ?? await openKvStorage(":memory:");
   const service = await createService(config, {
     clock: clock.now,

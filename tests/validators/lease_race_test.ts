@@ -25,8 +25,11 @@ import {
 } from "../support/validator_loop.ts";
 
 const VALIDATORS = Array.from({ length: 32 }, (_, index) => testSigner(`race-validator-${index}`));
-/** No validator limit gets in the way of the race itself. */
-const ENV = { FGW_VALIDATOR_MAX_LEASES: "1000000", FGW_VALIDATOR_RPM: "1000000" };
+/**
+ * No validator limit gets in the way of the race itself; signatures are verified on worker
+ * threads, as the service does by default (other tests verify inline: `openTestService`).
+ */
+const ENV = { FGW_VALIDATOR_MAX_LEASES: "1000000", FGW_VALIDATOR_RPM: "1000000", FGW_VERIFY_WORKERS: "2" };
 
 /** 10,000 assignments against a PostgreSQL server; fewer on KV and PGlite to keep the suite fast. */
 function queueSize(adapter: AdapterUnderTest): { miners: number; events: number } {
