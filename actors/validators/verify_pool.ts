@@ -8,17 +8,11 @@ export interface VerifyJob {
   publicKey: Uint8Array;
 }
 
-/** What the pool posts to a worker: jobs and their ids, in order. */
-export interface VerifyBatch {
-  ids: number[];
-  jobs: VerifyJob[];
-}
-
-/** A worker's answer to a batch: one verdict per id, in the batch's order. */
-export interface VerifyVerdicts {
-  ids: number[];
-  valid: boolean[];
-}
+/**
+ * What the pool posts to a worker: a batch of jobs. A worker has one batch out at a time and
+ * answers it with one verdict per job, in the batch's order (`boolean[]`).
+ */
+export type VerifyBatch = VerifyJob[];
 
 /** A verification that may wait for another thread. */
 export type AsyncSr25519Verify = (
@@ -50,14 +44,13 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 interface PoolWorker {
   worker: Worker;
   ready: boolean;
-  /** Jobs posted and not yet answered. */
-  sent: Map<number, Pending>;
+  /** The batch posted and not yet answered (empty: the worker is free). */
+  sent: Pending[];
   /** Runs out at the start deadline, then at each posted batch's answer deadline. */
   deadline: ReturnType<typeof setTimeout> | undefined;
 }
 
 interface Pending {
-  id: number;
   job: VerifyJob;
   resolve: (valid: boolean) => void;
 }
@@ -78,7 +71,6 @@ export class VerifyPool {
   readonly #options: VerifyPoolOptions;
   readonly #workers = new Set<PoolWorker>();
   readonly #queue: Pending[] = [];
-  #nextId = 0;
   #started = 0;
   #failures = 0;
   #closed = false;
@@ -107,7 +99,7 @@ export class VerifyPool {
       return Promise.resolve(this.#inline(job));
     }
     return new Promise((resolve) => {
-      this.#queue.push({ id: this.#nextId++, job, resolve });
+      this.#queue.push({ job, resolve });
       if (free) this.#post(free);
       else this.#start();
     });
@@ -122,7 +114,7 @@ export class VerifyPool {
 
   /** A ready worker with no batch out, if any. */
   #free(): PoolWorker | null {
-    for (const entry of this.#workers) if (entry.ready && entry.sent.size === 0) return entry;
+    for (const entry of this.#workers) if (entry.ready && entry.sent.length === 0) return entry;
     return null;
   }
 
@@ -135,14 +127,14 @@ export class VerifyPool {
     const entry: PoolWorker = {
       worker: new Worker(url, { type: "module", name: `sr25519-verify-${++this.#started}` }),
       ready: false,
-      sent: new Map(),
+      sent: [],
       deadline: undefined,
     };
-    this.#watch(entry, this.#options.startTimeoutMs, "was not ready in time");
-    entry.worker.onmessage = (event: MessageEvent<"ready" | VerifyVerdicts>) => {
+    this.#arm(entry, this.#options.startTimeoutMs, "was not ready in time");
+    entry.worker.onmessage = (event: MessageEvent<"ready" | boolean[]>) => {
       if (event.data !== "ready") return this.#answered(entry, event.data);
       entry.ready = true;
-      this.#watch(entry, undefined, "");
+      clearTimeout(entry.deadline);
       this.#post(entry);
     };
     entry.worker.onerror = (event) => {
@@ -155,30 +147,25 @@ export class VerifyPool {
   /** Posts up to `MOST_IN_BATCH` queued jobs to `entry` (free and ready), with an answer deadline. */
   #post(entry: PoolWorker): void {
     if (this.#queue.length === 0) return;
-    const batch: VerifyBatch = { ids: [], jobs: [] };
-    for (const pending of this.#queue.splice(0, MOST_IN_BATCH)) {
-      entry.sent.set(pending.id, pending);
-      batch.ids.push(pending.id);
-      batch.jobs.push(pending.job);
-    }
-    this.#watch(entry, this.#options.answerTimeoutMs, "did not answer in time");
-    entry.worker.postMessage(batch);
+    entry.sent = this.#queue.splice(0, MOST_IN_BATCH);
+    this.#arm(entry, this.#options.answerTimeoutMs, "did not answer in time");
+    entry.worker.postMessage(entry.sent.map((pending) => pending.job) satisfies VerifyBatch);
   }
 
-  #answered(entry: PoolWorker, { ids, valid }: VerifyVerdicts): void {
-    this.#watch(entry, undefined, "");
+  /** `valid`: the verdicts of `entry`'s batch, in its order. */
+  #answered(entry: PoolWorker, valid: boolean[]): void {
+    clearTimeout(entry.deadline);
     this.#failures = 0;
-    ids.forEach((id, i) => {
-      entry.sent.get(id)?.resolve(valid[i] === true);
-      entry.sent.delete(id);
-    });
+    const answered = entry.sent;
+    entry.sent = [];
+    answered.forEach((pending, i) => pending.resolve(valid[i] === true));
     this.#post(entry);
   }
 
-  /** Clears `entry`'s deadline; with a reason, sets a new one (`timeoutMs`, or the default). */
-  #watch(entry: PoolWorker, timeoutMs: number | undefined, reason: string): void {
+  /** Sets `entry`'s deadline (`timeoutMs`, or the default): past it, the worker has failed. */
+  #arm(entry: PoolWorker, timeoutMs: number | undefined, reason: string): void {
     clearTimeout(entry.deadline);
-    entry.deadline = reason === "" ? undefined : setTimeout(
+    entry.deadline = setTimeout(
       () => this.#failed(entry, `sr25519 verification worker ${reason}`),
       timeoutMs ?? DEFAULT_TIMEOUT_MS,
     );
@@ -204,10 +191,9 @@ export class VerifyPool {
   /** Terminates `entry` and verifies its unanswered jobs inline. */
   #stop(entry: PoolWorker): void {
     this.#workers.delete(entry);
-    this.#watch(entry, undefined, "");
+    clearTimeout(entry.deadline);
     entry.worker.terminate();
-    for (const pending of entry.sent.values()) pending.resolve(this.#inline(pending.job));
-    entry.sent.clear();
+    for (const pending of entry.sent.splice(0)) pending.resolve(this.#inline(pending.job));
   }
 
   #inline({ signature, message, publicKey }: VerifyJob): boolean {
