@@ -3,6 +3,7 @@ import { z } from "zod";
 import { type Metrics, ServiceError, sha256Text } from "../actors/kernel/mod.ts";
 import type { AppEnv } from "./http/app_env.ts";
 import { defineRoute, openApiApp, openapiSelfParsed } from "./http/openapi.ts";
+import { noQueryParameters } from "./http/validation.ts";
 import { bearerMatches } from "./middleware/admin_auth.ts";
 import { answerHeader } from "./http/answer.ts";
 
@@ -14,7 +15,9 @@ const metricsRoute = defineRoute({
   description:
     "Never IP-throttled. With `FGW_METRICS_TOKEN` set, only `Authorization: Bearer <token>` reads it.",
   access: "probe",
-  errors: ["unauthenticated"],
+  // Unlike the health probes, it takes the conventions' rule: an unknown query parameter is refused.
+  middleware: [noQueryParameters],
+  errors: ["unauthenticated", "invalid_request"],
   responses: {
     200: {
       description: "Prometheus text exposition format 0.0.4.",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isSs58Address } from "../../actors/kernel/mod.ts";
-import { ASKS_ACTOR, defineRoute, jsonBody, jsonResponse } from "../http/openapi.ts";
+import { ASKS_ACTOR, defineRoute, jsonBody, jsonResponse, pathId } from "../http/openapi.ts";
 import { orgIdParam } from "../http/path_ids.ts";
 import { freeText } from "../http/validation.ts";
 import { CreditResultSchema, LedgerEntrySchema, OrgSchema, UsageRecordSchema } from "./admin_org_views.ts";
@@ -91,8 +91,15 @@ export const unregisterMinerRoute = defineRoute({
   tags: TAGS,
   summary: "Unregister a miner hotkey",
   access: "admin",
-  errors: ["invalid_request", ...ASKS_ACTOR],
-  request: { params: z.object({ orgId: orgIdParam, hotkey }) },
+  errors: [...ASKS_ACTOR],
+  request: {
+    params: z.object({
+      orgId: orgIdParam,
+      hotkey: pathId(isSs58Address, "No such miner registered to this organisation", {
+        description: "The miner's hotkey (SS58).",
+      }),
+    }),
+  },
   responses: { 200: jsonResponse(OrgSchema, "The organisation without the hotkey.") },
 });
 

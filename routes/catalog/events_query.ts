@@ -6,7 +6,13 @@ import { CursorCodec } from "../http/cursor.ts";
 /** A plain decimal number: no hex, binary, exponent or `Infinity` forms. */
 const number = z.string().regex(/^-?\d+(\.\d+)?$/, "must be a decimal number").transform(Number);
 const price = number.pipe(z.number().min(0).max(1));
-const integer = (min: number, max: number) => number.pipe(z.number().int().min(min).max(max));
+const integer = (min: number, max: number) =>
+  number.pipe(
+    z.number().int("must be an integer").min(min, `must be at least ${min}`).max(
+      max,
+      `must be at most ${max}`,
+    ),
+  );
 const flag = z.enum(["0", "1"], { error: "must be 0 or 1" }).transform((value) => value === "1");
 const status = z.enum(["unresolved", "resolved", "voided"]);
 

@@ -14,7 +14,7 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, wha
  * field's). A field the schema does not know (a strict object's unrecognized key) is named itself.
  */
 export function invalidInput(error: z.ZodError, what: string): ServiceError {
-  const fields = error.issues.flatMap((issue) => {
+  const named = error.issues.flatMap((issue) => {
     if (issue.code === "unrecognized_keys") {
       return issue.keys.map((key) => ({
         field: [...issue.path, key].join("."),
@@ -23,6 +23,10 @@ export function invalidInput(error: z.ZodError, what: string): ServiceError {
     }
     return [{ field: issue.path.join(".") || what, problem: issue.message }];
   });
+  // One entry per field, its first problem (a value can fail several checks: not an integer and too large).
+  const fields = named.filter((entry, index) =>
+    named.findIndex((other) => other.field === entry.field) === index
+  );
   return new ServiceError("invalid_request", `Invalid ${what}`, { details: { fields } });
 }
 

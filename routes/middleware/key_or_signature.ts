@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { type ErrorCode, ServiceError } from "../../actors/kernel/mod.ts";
 import { SIGNATURE_HEADERS, type SignatureRole } from "../../actors/validators/mod.ts";
+import { hasSignatureHeaders } from "./api_key_auth.ts";
 
 /**
  * A request-signature scheme (DESIGN §4) that a route takes as an alternative to an API key. Its
@@ -45,7 +46,16 @@ export function keyOrSignature(keyAuth: MiddlewareHandler, signature: SignatureA
           { details: { signatureHeaders: Object.values(SIGNATURE_HEADERS[signature.role]) } },
         );
       }
-      if (!signed) return await keyAuth(c, next);
+      if (!signed) {
+        if (hasSignatureHeaders(c)) {
+          throw new ServiceError(
+            "wrong_auth_scheme",
+            `This route takes an API key or a ${signature.role} request signature, not another role's signature`,
+            { details: { signatureHeaders: Object.values(SIGNATURE_HEADERS[signature.role]) } },
+          );
+        }
+        return await keyAuth(c, next);
+      }
       c.set(SCHEME, "signature");
       return await signature.beforeBody(c, next);
     },

@@ -238,4 +238,15 @@ Deno.test("an API key sent with miner signature headers is refused with 403 wron
     await expectError(mixed, 403, "wrong_auth_scheme");
   }
   assert.equal((await upload(service, apiKey, { code: agentCode() })).status, 201, "the key alone is taken");
+  const validatorSigned = await service.request(
+    SUBMIT_AGENT,
+    uploadInit({ code: agentCode("validator") }, {
+      "x-validator-hotkey": HOTKEY_A,
+      "x-validator-signature": "0x00",
+    }),
+  );
+  assert.equal(validatorSigned.status, 403);
+  const body = await validatorSigned.json();
+  assert.equal(body.error.code, "wrong_auth_scheme");
+  assert.match(body.error.message, /API key or a miner request signature/);
 });

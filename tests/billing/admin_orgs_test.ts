@@ -129,12 +129,13 @@ Deno.test("admin miners: SS58 checked, one org per hotkey, a default, and remova
   assert.deepEqual((await removed.json()).miners, []);
   const again = await service.request(`/admin/v1/orgs/${orgId}/miners/${HOTKEY_A}`, adminInit("DELETE"));
   assert.equal(again.status, 404);
-  assert.deepEqual(
-    await badFields(await service.request(`/admin/v1/orgs/${orgId}/miners/nope`, adminInit("DELETE"))),
-    [
-      "hotkey",
-    ],
+  const garbage = await service.request(`/admin/v1/orgs/${orgId}/miners/nope`, adminInit("DELETE"));
+  assert.equal(
+    garbage.status,
+    404,
+    "a path value that cannot name a miner answers 404 (docs/conventions.md)",
   );
+  assert.equal(await errorCode(garbage), "not_found");
 });
 
 Deno.test("admin org routes answer 404 not_found for an unknown org", async () => {

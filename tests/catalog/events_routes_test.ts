@@ -176,6 +176,12 @@ Deno.test("bad parameters get 400 with the error body naming the field", async (
     await expectBadRequest(service, "?tagId=1.5", "tagId");
     await expectBadRequest(service, "?cursor=garbage", "cursor");
     await expectBadRequest(service, "?tagId=0x10", "tagId");
+    const huge = await service.request("/v1/events?tagId=99999999999999999999");
+    assert.equal(huge.status, 400);
+    assert.deepEqual((await huge.json()).error.details.fields, [{
+      field: "tagId",
+      problem: "must be an integer",
+    }]);
     await expectBadRequest(service, "?limit=1e2", "limit");
     await expectBadRequest(service, "?volume=Infinity", "volume");
     await expectBadRequest(service, "?limit=1&limit=500", "limit");
@@ -286,6 +292,12 @@ Deno.test("random picks from the assignment pool: 24h to 7d to end, price band, 
     const again = await (await service.request("/v1/events/random?seed=3")).json();
     assert.equal(again.id, "in-2");
     assert.equal((await service.request("/v1/events/random?seed=-1")).status, 400);
+    assert.equal((await service.request("/v1/events/random?seed=999999999999999")).status, 200);
+    const long = await service.request("/v1/events/random?seed=9007199254740991");
+    assert.equal(long.status, 400);
+    assert.deepEqual((await long.json()).error.details.fields, [
+      { field: "seed", problem: "must be a non-negative integer of at most 15 digits" },
+    ]);
   });
 });
 

@@ -116,6 +116,16 @@ Deno.test("with FGW_METRICS_TOKEN set, /metrics answers 401 without the token an
   assert.equal(sampleValue(text, "fgw_http_requests_total", { route: "/metrics", status: "401" }), 4);
 });
 
+Deno.test("/metrics refuses a query parameter with 400 naming it, as every route but the health probes", async () => {
+  await using service = await openTestService();
+  const response = await service.request("/metrics?x=1");
+  assert.equal(response.status, 400);
+  assert.deepEqual((await response.json()).error.details.fields.map((f: { field: string }) => f.field), [
+    "x",
+  ]);
+  assert.equal((await service.request("/healthz?x=1")).status, 200);
+});
+
 Deno.test("/metrics is not throttled by the IP throttle, which still counts other routes", async () => {
   await using service = await openTestService({ env: { FGW_IP_RPM: "2" } });
   const scrapeFrom = () => drain(service.app.request("/metrics", {}, from("203.0.113.9")));
