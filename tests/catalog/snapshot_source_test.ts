@@ -72,7 +72,7 @@ Deno.test("rebaseTo shifts every timestamp by rebaseTo minus capturedAt and noth
   assert.equal(rebased.markets[1]!.resolution.resolvedAt, "2026-11-29T03:12:46.234Z");
 });
 
-Deno.test("the rebase is taken once, when the file is first read", async () => {
+Deno.test("the rebase is taken when a capturedAt is first read, and kept while the file keeps it", async () => {
   await using file = await snapshotFile(snapshotOf([gammaMarket()]));
   let now = CAPTURED_MS + DAY_MS;
   let calls = 0;
@@ -89,6 +89,40 @@ Deno.test("the rebase is taken once, when the file is first read", async () => {
   assert.equal(calls, 1);
   assert.deepEqual(after.markets, before.markets);
   assert.equal(before.markets[0]!.endDate, "2026-11-24T19:00:00.000Z");
+});
+
+Deno.test("the file is read again at each pass: an edit shows on the next pass, never inside one", async () => {
+  const markets = Array.from({ length: 4 }, (_, index) => gammaMarket({ id: String(index + 1) }));
+  await using file = await snapshotFile(snapshotOf(markets));
+  const source = new SnapshotMarketSource({
+    path: file.path,
+    pageSize: 2,
+    rebaseTo: () => CAPTURED_MS + DAY_MS,
+  });
+  const first = await source.fetchPage(null);
+  const edited = [...markets.slice(0, 3), resolvedMarket];
+  await Deno.writeTextFile(file.path, snapshotOf(edited));
+  const rest = await source.fetchPage(first.nextCursor);
+  assert.deepEqual(
+    rest.markets.map((market) => market.sourceMarketId),
+    ["3", "4"],
+    "the pass keeps its read",
+  );
+  const next = await readAllPages(source);
+  assert.deepEqual(next.markets.map((market) => market.sourceMarketId), ["1", "2", "3", "7"]);
+  assert.equal(next.markets[3]!.resolution.status, "resolved", "the edit resolved a market");
+  assert.equal(next.markets[0]!.endDate, first.markets[0]!.endDate, "same capturedAt: same shift");
+
+  await Deno.writeTextFile(
+    file.path,
+    JSON.stringify({ capturedAt: new Date(CAPTURED_MS - DAY_MS).toISOString(), markets }),
+  );
+  const recaptured = await source.fetchPage(null);
+  assert.equal(
+    Date.parse(recaptured.markets[0]!.endDate) - Date.parse(first.markets[0]!.endDate),
+    DAY_MS,
+    "another capturedAt is rebased anew: captured a day earlier, its dates move a day later",
+  );
 });
 
 Deno.test("malformed markets in a snapshot are skipped and counted", async () => {

@@ -4,6 +4,10 @@
  * File format: `{"capturedAt": "<ISO 8601>", "markets": [<Gamma market objects>]}`, each market in
  * exactly the shape `GET /markets/keyset` serves (JSON-encoded `outcomes`, `outcomePrices`,
  * `clobTokenIds`, …), decoded by the same decoder as the live Gamma adapter.
+ *
+ * The file is read again at the start of every pass (the first page, cursor null), as DESIGN §7
+ * has every file adapter do: editing it (resolving a market, adding one) is how an operator or a
+ * test changes what the service sees. The pages of one pass come from the read its first page made.
  */
 import { z } from "zod";
 import { isoAt } from "../../kernel/mod.ts";
@@ -20,9 +24,10 @@ export interface SnapshotMarketSourceOptions {
    * clock). Every timestamp of every decoded market — `startDate`, `endDate` and
    * `resolution.resolvedAt` — is shifted by `rebaseTo() - capturedAt`, so a market that ended two
    * days before capture ends two days before "now", and one ending in three days still does.
-   * The shift is taken once, when the file is first read (the source keeps the file in memory);
-   * from then on time passes normally for the demo: live markets approach their end dates.
-   * Without `rebaseTo`, timestamps are served as stored.
+   * The shift is taken when a `capturedAt` is first read and kept while the file keeps that
+   * `capturedAt` (re-reads of an edited file do not move its dates): time passes normally for the
+   * demo, and live markets approach their end dates. A file with another `capturedAt` is rebased
+   * anew. Without `rebaseTo`, timestamps are served as stored.
    */
   rebaseTo?: () => number;
   /**
@@ -49,7 +54,10 @@ export class SnapshotMarketSource implements MarketSource {
   readonly #path: string | URL;
   readonly #pageSize: number;
   readonly #rebaseTo: (() => number) | undefined;
+  /** The read the current pass pages through. */
   #loading: Promise<LoadedSnapshot> | null = null;
+  /** The shift taken for a `capturedAt` (see `rebaseTo`). */
+  #shift: { capturedAtMs: number; shiftMs: number } | null = null;
 
   constructor(options: SnapshotMarketSourceOptions) {
     const pageSize = options.pageSize ?? 500;
@@ -65,7 +73,7 @@ export class SnapshotMarketSource implements MarketSource {
   async fetchPage(cursor: string | null, signal?: AbortSignal): Promise<MarketPage> {
     signal?.throwIfAborted();
     const start = cursor === null ? 0 : parseOffset(cursor);
-    const snapshot = await this.#load();
+    const snapshot = await this.#load(cursor === null);
     const raws = snapshot.raws.slice(start, start + this.#pageSize);
     const page = decodeGammaMarkets(raws);
     const end = start + raws.length;
@@ -79,9 +87,9 @@ export class SnapshotMarketSource implements MarketSource {
     };
   }
 
-  /** Reads the file once; a failed read is retried on the next call. */
-  #load(): Promise<LoadedSnapshot> {
-    if (this.#loading === null) {
+  /** The file as last read; read again when `fresh` (a pass starts) or after a failed read. */
+  #load(fresh: boolean): Promise<LoadedSnapshot> {
+    if (fresh || this.#loading === null) {
       const loading = this.#read();
       loading.catch(() => {
         if (this.#loading === loading) this.#loading = null;
@@ -104,8 +112,15 @@ export class SnapshotMarketSource implements MarketSource {
     if (capturedAtMs === null) {
       throw new MarketSourceError(`Cannot read market snapshot: capturedAt is not a timestamp in ${where}`);
     }
-    const shiftMs = this.#rebaseTo === undefined ? 0 : this.#rebaseTo() - capturedAtMs;
-    return { raws: snapshot.markets, shiftMs };
+    return { raws: snapshot.markets, shiftMs: this.#shiftFor(capturedAtMs) };
+  }
+
+  #shiftFor(capturedAtMs: number): number {
+    if (this.#rebaseTo === undefined) return 0;
+    if (this.#shift?.capturedAtMs !== capturedAtMs) {
+      this.#shift = { capturedAtMs, shiftMs: this.#rebaseTo() - capturedAtMs };
+    }
+    return this.#shift.shiftMs;
   }
 }
 
