@@ -15,8 +15,6 @@ const metricsRoute = defineRoute({
   description:
     "Never IP-throttled. With `FGW_METRICS_TOKEN` set, only `Authorization: Bearer <token>` reads it.",
   access: "probe",
-  // Unlike the health probes, it takes the conventions' rule: an unknown query parameter is refused.
-  middleware: [noQueryParameters],
   errors: ["unauthenticated", "invalid_request"],
   responses: {
     200: {
@@ -39,6 +37,9 @@ export function metricsRoutes(metrics: Metrics, token: string | undefined): Open
       answerHeader(c, "WWW-Authenticate", 'Bearer realm="metrics"');
       throw new ServiceError("unauthenticated", "Missing or invalid metrics token");
     }
+    // Unlike the health probes, it takes the conventions' rule: an unknown query parameter is
+    // refused (after the token, as on every authenticated route).
+    await noQueryParameters(c, () => Promise.resolve());
     return c.body(await metrics.render(), 200, { "content-type": metrics.contentType });
   });
   return app;

@@ -6,11 +6,11 @@ import { CursorCodec } from "../http/cursor.ts";
 /** A plain decimal number: no hex, binary, exponent or `Infinity` forms. */
 const number = z.string().regex(/^-?\d+(\.\d+)?$/, "must be a decimal number").transform(Number);
 const price = number.pipe(z.number().min(0).max(1));
+// The bounds first: zod's int() also fails an integer beyond 2^53, and a field's first problem is the one named.
 const integer = (min: number, max: number) =>
   number.pipe(
-    z.number().int("must be an integer").min(min, `must be at least ${min}`).max(
-      max,
-      `must be at most ${max}`,
+    z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`).int(
+      "must be an integer",
     ),
   );
 const flag = z.enum(["0", "1"], { error: "must be 0 or 1" }).transform((value) => value === "1");

@@ -30,8 +30,9 @@ export function hasRoleHeaders(c: Context, role: SignatureRole): boolean {
 }
 
 /**
- * Picks the scheme by the headers sent: `Authorization` and no header of the signature's role →
- * the API key (`keyAuth`, which refuses any other signature header with 403 `wrong_auth_scheme`);
+ * Picks the scheme by the headers sent: a signature header of another role → 403
+ * `wrong_auth_scheme` (naming this route's headers); `Authorization` and no signature header → the
+ * API key (`keyAuth`);
  * the role's headers and no `Authorization` → the signature; both → 403 `wrong_auth_scheme` (which
  * one should count?); neither → `keyAuth`, which answers 401 asking for a key.
  */

@@ -178,7 +178,11 @@ Deno.test("bad parameters get 400 with the error body naming the field", async (
     await expectBadRequest(service, "?tagId=0x10", "tagId");
     const huge = await service.request("/v1/events?tagId=99999999999999999999");
     assert.equal(huge.status, 400);
-    assert.deepEqual((await huge.json()).error.details.fields, [{
+    assert.deepEqual((await huge.json()).error.details.fields, [
+      { field: "tagId", problem: "must be at most 9007199254740991" },
+    ]);
+    const fraction = await service.request("/v1/events?tagId=1.5");
+    assert.deepEqual((await fraction.json()).error.details.fields, [{
       field: "tagId",
       problem: "must be an integer",
     }]);

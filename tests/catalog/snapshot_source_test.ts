@@ -94,14 +94,12 @@ Deno.test("the rebase is taken when a capturedAt is first read, and kept while t
 Deno.test("the file is read again at each pass: an edit shows on the next pass, never inside one", async () => {
   const markets = Array.from({ length: 4 }, (_, index) => gammaMarket({ id: String(index + 1) }));
   await using file = await snapshotFile(snapshotOf(markets));
-  const source = new SnapshotMarketSource({
-    path: file.path,
-    pageSize: 2,
-    rebaseTo: () => CAPTURED_MS + DAY_MS,
-  });
+  let now = CAPTURED_MS + DAY_MS;
+  const source = new SnapshotMarketSource({ path: file.path, pageSize: 2, rebaseTo: () => now });
   const first = await source.fetchPage(null);
   const edited = [...markets.slice(0, 3), resolvedMarket];
   await Deno.writeTextFile(file.path, snapshotOf(edited));
+  now += HOUR_MS;
   const rest = await source.fetchPage(first.nextCursor);
   assert.deepEqual(
     rest.markets.map((market) => market.sourceMarketId),
@@ -120,8 +118,37 @@ Deno.test("the file is read again at each pass: an edit shows on the next pass, 
   const recaptured = await source.fetchPage(null);
   assert.equal(
     Date.parse(recaptured.markets[0]!.endDate) - Date.parse(first.markets[0]!.endDate),
-    DAY_MS,
-    "another capturedAt is rebased anew: captured a day earlier, its dates move a day later",
+    DAY_MS + HOUR_MS,
+    "another capturedAt is rebased anew (an hour later): captured a day earlier, its dates move a day and an hour",
+  );
+});
+
+Deno.test("an unchanged file is not parsed again; a bad read keeps the shift for the next good one", async () => {
+  await using file = await snapshotFile(snapshotOf([gammaMarket()]));
+  let now = CAPTURED_MS + DAY_MS;
+  const source = new SnapshotMarketSource({ path: file.path, rebaseTo: () => now });
+  const first = await source.fetchPage(null);
+  const good = await Deno.readTextFile(file.path);
+  // The same size and modification time: taken for the same file, so not read again.
+  const { mtime } = await Deno.stat(file.path);
+  await Deno.writeTextFile(file.path, good.replace(`"id":"612345"`, `"id":"612346"`));
+  await Deno.utime(file.path, mtime!, mtime!);
+  assert.equal(
+    (await source.fetchPage(null)).markets[0]!.sourceMarketId,
+    "612345",
+    "an unchanged stamp is not parsed",
+  );
+  await Deno.writeTextFile(file.path, good.slice(0, 40));
+  now += HOUR_MS;
+  await assert.rejects(source.fetchPage(null), MarketSourceError);
+  await Deno.writeTextFile(file.path, good);
+  const after = await source.fetchPage(null);
+  assert.deepEqual(after.markets, first.markets, "the same capturedAt keeps its shift through a bad read");
+  await Deno.remove(file.path);
+  await assert.rejects(
+    source.fetchPage(null),
+    MarketSourceError,
+    "each pass checks the file: a removed one fails",
   );
 });
 

@@ -124,6 +124,13 @@ Deno.test("/metrics refuses a query parameter with 400 naming it, as every route
     "x",
   ]);
   assert.equal((await service.request("/healthz?x=1")).status, 200);
+  await using guarded = await openTestService({ env: { FGW_METRICS_TOKEN: METRICS_TOKEN } });
+  assert.equal((await guarded.request("/metrics?x=1")).status, 401, "the token is checked first");
+  const withToken = await guarded.request("/metrics?x=1", {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  assert.equal(withToken.status, 400);
+  await withToken.body?.cancel();
 });
 
 Deno.test("/metrics is not throttled by the IP throttle, which still counts other routes", async () => {

@@ -24,10 +24,11 @@ export interface SnapshotMarketSourceOptions {
    * clock). Every timestamp of every decoded market — `startDate`, `endDate` and
    * `resolution.resolvedAt` — is shifted by `rebaseTo() - capturedAt`, so a market that ended two
    * days before capture ends two days before "now", and one ending in three days still does.
-   * The shift is taken when a `capturedAt` is first read and kept while the file keeps that
-   * `capturedAt` (re-reads of an edited file do not move its dates): time passes normally for the
-   * demo, and live markets approach their end dates. A file with another `capturedAt` is rebased
-   * anew. Without `rebaseTo`, timestamps are served as stored.
+   * The shift is taken when this process first reads a `capturedAt` and kept while the file keeps
+   * that `capturedAt` (re-reads of an edited file do not move its dates): time passes normally for
+   * the demo, and live markets approach their end dates. A file with another `capturedAt` is
+   * rebased anew, and so is every file after a restart (the shift is this process's, not stored).
+   * Without `rebaseTo`, timestamps are served as stored.
    */
   rebaseTo?: () => number;
   /**
@@ -43,6 +44,8 @@ const snapshotSchema = z.object({
 });
 
 interface LoadedSnapshot {
+  /** The file's modification time and size when it was read (`fileStamp`). */
+  stamp: string;
   raws: readonly unknown[];
   /** Milliseconds added to every timestamp (0 without rebasing). */
   shiftMs: number;
@@ -56,6 +59,8 @@ export class SnapshotMarketSource implements MarketSource {
   readonly #rebaseTo: (() => number) | undefined;
   /** The read the current pass pages through. */
   #loading: Promise<LoadedSnapshot> | null = null;
+  /** The last successful read: a pass over an unchanged file takes it again instead of parsing. */
+  #last: LoadedSnapshot | null = null;
   /** The shift taken for a `capturedAt` (see `rebaseTo`). */
   #shift: { capturedAtMs: number; shiftMs: number } | null = null;
 
@@ -90,8 +95,8 @@ export class SnapshotMarketSource implements MarketSource {
   /** The file as last read; read again when `fresh` (a pass starts) or after a failed read. */
   #load(fresh: boolean): Promise<LoadedSnapshot> {
     if (fresh || this.#loading === null) {
-      const loading = this.#read();
-      loading.catch(() => {
+      const loading = this.#read(this.#last);
+      loading.then((loaded) => this.#last = loaded, () => {
         if (this.#loading === loading) this.#loading = null;
       });
       this.#loading = loading;
@@ -99,10 +104,17 @@ export class SnapshotMarketSource implements MarketSource {
     return this.#loading;
   }
 
-  async #read(): Promise<LoadedSnapshot> {
+  /**
+   * The file's content; `previous` again when the file's modification time and size are those it
+   * was read at (a large file is parsed only when it changed, not at every pass).
+   */
+  async #read(previous: LoadedSnapshot | null): Promise<LoadedSnapshot> {
     const where = String(this.#path);
     let text: string;
+    let stamp: string;
     try {
+      stamp = await fileStamp(this.#path);
+      if (previous?.stamp === stamp) return previous;
       text = await Deno.readTextFile(this.#path);
     } catch (error) {
       throw new MarketSourceError(`Cannot read market snapshot: ${where}`, { cause: error });
@@ -112,7 +124,7 @@ export class SnapshotMarketSource implements MarketSource {
     if (capturedAtMs === null) {
       throw new MarketSourceError(`Cannot read market snapshot: capturedAt is not a timestamp in ${where}`);
     }
-    return { raws: snapshot.markets, shiftMs: this.#shiftFor(capturedAtMs) };
+    return { stamp, raws: snapshot.markets, shiftMs: this.#shiftFor(capturedAtMs) };
   }
 
   #shiftFor(capturedAtMs: number): number {
@@ -122,6 +134,12 @@ export class SnapshotMarketSource implements MarketSource {
     }
     return this.#shift.shiftMs;
   }
+}
+
+/** What tells one version of the file from another without reading it: modification time and size. */
+async function fileStamp(path: string | URL): Promise<string> {
+  const info = await Deno.stat(path);
+  return `${info.mtime?.getTime() ?? "none"}:${info.size}`;
 }
 
 function parseSnapshot(text: string, where: string): z.infer<typeof snapshotSchema> {
