@@ -14,7 +14,8 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   insufficient_credits: "the organisation's available balance cannot cover the call",
   spend_cap_reached: "the miner's daily cap on validator completions (UTC day) is spent",
   insufficient_scope: "the API key lacks the scope the route needs (`details.requiredScope`)",
-  hotkey_not_in_metagraph: "the signing hotkey is not in the metagraph",
+  hotkey_not_in_metagraph:
+    "the signing hotkey is not in the metagraph (on the validator gateway route: or the miner hotkey of `x-miner-hotkey`, named in `details.minerHotkey`)",
   validator_permit_required:
     "the signing hotkey has no validator permit, or its stake is below `FGW_VALIDATOR_MIN_STAKE_RAO`",
   miner_not_registered: "the miner hotkey is not registered to an organisation",
@@ -30,7 +31,8 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
     "live-lease cap, or a miner's agent upload cooldown) is spent; wait `Retry-After` seconds",
   upstream_error: "the upstream provider failed; the call is not charged",
   upstream_timeout: "the upstream provider did not answer in time; the call is not charged",
-  metagraph_unavailable: "the metagraph is not synced: signature routes fail closed",
+  metagraph_unavailable:
+    "the metagraph was never synced, or its last sync is older than 3 sync intervals: signature routes fail closed",
   not_ready: "the service is not ready (`details.checks` names the failing checks)",
   unavailable:
     "the service is overloaded (a full actor mailbox, or no answer in time), or the LLM provider " +
