@@ -3,7 +3,7 @@ import { z } from "zod";
 import { type Metrics, ServiceError, sha256Text } from "../actors/kernel/mod.ts";
 import type { AppEnv } from "./http/app_env.ts";
 import { defineRoute, openApiApp, openapiSelfParsed } from "./http/openapi.ts";
-import { noQueryParameters } from "./http/validation.ts";
+import { refuseQueryParameters } from "./http/validation.ts";
 import { bearerMatches } from "./middleware/admin_auth.ts";
 import { answerHeader } from "./http/answer.ts";
 
@@ -39,7 +39,7 @@ export function metricsRoutes(metrics: Metrics, token: string | undefined): Open
     }
     // Unlike the health probes, it takes the conventions' rule: an unknown query parameter is
     // refused (after the token, as on every authenticated route).
-    await noQueryParameters(c, () => Promise.resolve());
+    refuseQueryParameters(c.req.url);
     return c.body(await metrics.render(), 200, { "content-type": metrics.contentType });
   });
   return app;

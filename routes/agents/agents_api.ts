@@ -3,8 +3,9 @@ import { isoAt, isSs58Address } from "../../actors/kernel/mod.ts";
 import type { AgentVersion } from "../../storage/agent_store.ts";
 import type { ApiKeyAccess } from "../middleware/api_key_auth.ts";
 import type { SignatureAccess } from "../middleware/key_or_signature.ts";
-import { ASKS_ACTOR, defineRoute, jsonBody, jsonResponse, pathId } from "../http/openapi.ts";
+import { ASKS_ACTOR, defineRoute, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { freeText } from "../http/validation.ts";
+import { minerHotkeyParam } from "../http/path_ids.ts";
 
 /**
  * Body limit of an upload: a code of `maxAgentBytes` UTF-8 bytes fits however it is escaped in
@@ -80,9 +81,7 @@ export function submitAgentRoute(
   });
 }
 
-const hotkeyPath = z.object({
-  hotkey: pathId(isSs58Address, "No such miner", { description: "The miner's hotkey (SS58)." }),
-});
+const hotkeyPath = z.object({ hotkey: minerHotkeyParam });
 
 export const MinerSchema = z.object({
   hotkey: hotkeyString,

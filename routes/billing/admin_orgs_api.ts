@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isSs58Address } from "../../actors/kernel/mod.ts";
-import { ASKS_ACTOR, defineRoute, jsonBody, jsonResponse, pathId } from "../http/openapi.ts";
-import { orgIdParam } from "../http/path_ids.ts";
+import { ASKS_ACTOR, defineRoute, jsonBody, jsonResponse } from "../http/openapi.ts";
+import { minerHotkeyParam, orgIdParam } from "../http/path_ids.ts";
 import { freeText } from "../http/validation.ts";
 import { CreditResultSchema, LedgerEntrySchema, OrgSchema, UsageRecordSchema } from "./admin_org_views.ts";
 import { microAmount } from "./micro_amount.ts";
@@ -95,9 +95,7 @@ export const unregisterMinerRoute = defineRoute({
   request: {
     params: z.object({
       orgId: orgIdParam,
-      hotkey: pathId(isSs58Address, "No such miner registered to this organisation", {
-        description: "The miner's hotkey (SS58).",
-      }),
+      hotkey: minerHotkeyParam,
     }),
   },
   responses: { 200: jsonResponse(OrgSchema, "The organisation without the hotkey.") },

@@ -71,11 +71,11 @@ export const listEventsRoute = defineRoute({
   },
 });
 
+const SEED_PROBLEM = "must be a non-negative integer of at most 15 digits";
+
 /** Query of `GET /v1/events/random`. */
 export const randomQuerySchema = z.strictObject({
-  seed: z.string().regex(/^\d{1,15}$/, "must be a non-negative integer of at most 15 digits").transform(
-    Number,
-  ).optional()
+  seed: z.string().regex(/^\d{1,15}$/, SEED_PROBLEM).transform(Number).optional()
     .meta({ description: "Picks the same event for the same seed and pool." }),
 });
 

@@ -1,3 +1,4 @@
+import { isSs58Address } from "../../actors/kernel/mod.ts";
 import { pathId } from "./openapi.ts";
 
 /** Every org id this service makes (`org_<32 hex>`) fits; so do the short ids tests and imports use. */
@@ -18,3 +19,8 @@ export const orgIdParam = pathId((value) => ORG_ID.test(value), "Organisation no
  * anything else names no event.
  */
 export const EVENT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
+
+/** `{hotkey}` of a miner path: a value that is not an SS58 address names no miner (404). */
+export const minerHotkeyParam = pathId(isSs58Address, "No such miner", {
+  description: "The miner's hotkey (SS58).",
+});

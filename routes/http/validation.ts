@@ -24,9 +24,8 @@ export function invalidInput(error: z.ZodError, what: string): ServiceError {
     return [{ field: issue.path.join(".") || what, problem: issue.message }];
   });
   // One entry per field, its first problem (a value can fail several checks: not an integer and too large).
-  const fields = named.filter((entry, index) =>
-    named.findIndex((other) => other.field === entry.field) === index
-  );
+  const seen = new Set<string>();
+  const fields = named.filter(({ field }) => !seen.has(field) && seen.add(field));
   return new ServiceError("invalid_request", `Invalid ${what}`, { details: { fields } });
 }
 
@@ -52,15 +51,21 @@ export function singleValuedQuery(queries: Record<string, string[]>): Record<str
  * each (docs/conventions.md: an unknown query parameter is refused, never ignored).
  */
 export const noQueryParameters: MiddlewareHandler = (c, next) => {
-  const at = c.req.url.indexOf("?");
-  if (at === -1 || at === c.req.url.length - 1) return next();
-  const names = [...new Set(new URLSearchParams(c.req.url.slice(at + 1)).keys())];
+  refuseQueryParameters(c.req.url);
+  return next();
+};
+
+/** 400 `invalid_request` naming each query parameter of `url`, if it has any (see `noQueryParameters`). */
+export function refuseQueryParameters(url: string): void {
+  const at = url.indexOf("?");
+  if (at === -1 || at === url.length - 1) return;
+  const names = [...new Set(new URLSearchParams(url.slice(at + 1)).keys())];
   const fields = names.map((name) => ({
     field: name,
     problem: `Unknown field "${name}": this route takes no query parameters`,
   }));
   throw new ServiceError("invalid_request", "Invalid query parameters", { details: { fields } });
-};
+}
 
 /** What free text may not contain, each with the problem a 400 names (first match wins). */
 const REFUSED_IN_FREE_TEXT: readonly [RegExp, string][] = [

@@ -39,24 +39,20 @@ export function hasRoleHeaders(c: Context, role: SignatureRole): boolean {
 export function keyOrSignature(keyAuth: MiddlewareHandler, signature: SignatureAccess): KeyOrSignature {
   return {
     before: async (c, next) => {
+      const refuse = (message: string) =>
+        new ServiceError("wrong_auth_scheme", message, {
+          details: { signatureHeaders: Object.values(SIGNATURE_HEADERS[signature.role]) },
+        });
       const signed = hasRoleHeaders(c, signature.role);
       if (signed && c.req.header("authorization") !== undefined) {
-        throw new ServiceError(
-          "wrong_auth_scheme",
-          "Send an API key or request signature headers, not both",
-          { details: { signatureHeaders: Object.values(SIGNATURE_HEADERS[signature.role]) } },
+        throw refuse("Send an API key or request signature headers, not both");
+      }
+      if (!signed && hasSignatureHeaders(c)) {
+        throw refuse(
+          `This route takes an API key or a ${signature.role} request signature, not another role's signature`,
         );
       }
-      if (!signed) {
-        if (hasSignatureHeaders(c)) {
-          throw new ServiceError(
-            "wrong_auth_scheme",
-            `This route takes an API key or a ${signature.role} request signature, not another role's signature`,
-            { details: { signatureHeaders: Object.values(SIGNATURE_HEADERS[signature.role]) } },
-          );
-        }
-        return await keyAuth(c, next);
-      }
+      if (!signed) return await keyAuth(c, next);
       c.set(SCHEME, "signature");
       return await signature.beforeBody(c, next);
     },
