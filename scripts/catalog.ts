@@ -43,6 +43,9 @@ export interface CatalogDeps {
   onSettlementContradicted?: (eventId: string) => void;
 }
 
+/** The source name of the offline fallback's sample markets (event ids `snapshot-…`). */
+const SAMPLE_SOURCE = "snapshot";
+
 /** Wires the catalog from config. The cursor secret is shared by every instance through storage. */
 export async function createCatalog(config: Config, deps: CatalogDeps): Promise<Catalog> {
   const { storage, actors, clock, log } = deps;
@@ -61,7 +64,7 @@ export async function createCatalog(config: Config, deps: CatalogDeps): Promise<
   const snapshot = new SnapshotMarketSource({
     path: config.FGW_SNAPSHOT_FILE,
     rebaseTo: clock,
-    ...(snapshotOnly ? {} : { sourceName: "snapshot" }),
+    ...(snapshotOnly ? {} : { sourceName: SAMPLE_SOURCE }),
   });
   const live = snapshotOnly ? snapshot : new GammaMarketSource({
     baseUrl: config.FGW_GAMMA_URL,
@@ -72,6 +75,8 @@ export async function createCatalog(config: Config, deps: CatalogDeps): Promise<
     source: deps.source ?? live,
     ...(deps.onSettlementContradicted ? { onSettlementContradicted: deps.onSettlementContradicted } : {}),
     ...(config.FGW_SNAPSHOT_FALLBACK && !snapshotOnly ? { fallback: snapshot } : {}),
+    // Sample copies of an earlier offline start (another mode) leave the catalog in this mode too.
+    sampleSource: SAMPLE_SOURCE,
     actors,
     eventKind: actors.register(eventActorKind({
       store: storage.events,

@@ -14,6 +14,12 @@ export interface IngestionOptions {
    * markets must carry their own source name: they are retired after the source's next full pass.
    */
   fallback?: MarketSource;
+  /**
+   * The source name of sample markets to retire once the source answers a full pass: the
+   * fallback's by default. Set without a fallback when the fallback is off (snapshot mode), so the
+   * sample copies an earlier offline start left in storage are retired all the same.
+   */
+  sampleSource?: string;
   actors: ActorSystem;
   /** The EventActor kind, registered with `actors`. */
   eventKind: ActorKind<EventMessages>;
@@ -166,14 +172,15 @@ export class MarketIngestionJob implements PeriodicJob {
    */
   async #retireFallback(): Promise<void> {
     const { fallback, source, store, clock, log } = this.#options;
-    if (!fallback || fallback.name === source.name) return;
-    const retired = await store.retireSource(fallback.name, clock());
+    const sample = this.#options.sampleSource ?? fallback?.name;
+    if (sample === undefined || sample === source.name) return;
+    const retired = await store.retireSource(sample, clock());
     if (retired === 0) return;
     log({
       level: "info",
       msg: "live source answered: the offline snapshot's sample events are retired from the catalog",
       source: source.name,
-      retiredSource: fallback.name,
+      retiredSource: sample,
       retired,
     });
   }

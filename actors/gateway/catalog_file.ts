@@ -122,11 +122,27 @@ function crossProblems(raw: unknown, env: Env): string[] {
     const { id, kind, apiKeyEnv } = (provider ?? {}) as Record<string, unknown>;
     if (typeof id === "string" && seen.has(id)) problems.push(`providers.${i}.id: "${id}" is listed twice`);
     if (typeof id === "string") seen.add(id);
-    if (kind !== "echo" && typeof apiKeyEnv === "string" && !env[apiKeyEnv]) {
-      problems.push(`providers.${i}.apiKeyEnv: environment variable ${apiKeyEnv} is not set`);
+    if (kind === "echo" || typeof apiKeyEnv !== "string") return;
+    const key = env[apiKeyEnv];
+    if (!key) problems.push(`providers.${i}.apiKeyEnv: environment variable ${apiKeyEnv} is not set`);
+    else if (!isHeaderValue(key)) {
+      problems.push(
+        `providers.${i}.apiKeyEnv: environment variable ${apiKeyEnv} cannot be sent in an HTTP header ` +
+          "(it holds a line break, a NUL or a character beyond U+00FF; its value is not shown)",
+      );
     }
   });
   return problems;
+}
+
+/** True when `value` can be an HTTP header's value (as a key goes: `Bearer <key>` or `x-api-key`). */
+function isHeaderValue(value: string): boolean {
+  try {
+    new Headers({ authorization: `Bearer ${value}` });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function remoteEntry(provider: RemoteProvider, options: { env: Env; markupBps: number }): ProviderEntry {

@@ -130,7 +130,7 @@ export class HttpClient {
   async request(url: URL | string, init: UpstreamRequest = {}): Promise<Response> {
     const method = (init.method ?? "GET").toUpperCase();
     const policy = init.retry ?? (IDEMPOTENT_METHODS.has(method) ? "idempotent" : "unsent");
-    const headers = new Headers(init.headers);
+    const headers = requestHeaders(init.headers);
     if (!headers.has("user-agent")) headers.set("user-agent", this.#userAgent);
     const request: Prepared = {
       method,
@@ -264,4 +264,29 @@ function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
     throw error;
   });
+}
+
+/**
+ * `new Headers(init)`, whose TypeError for a bad value quotes the value: a value may be a secret
+ * (a provider's API key) and the error may reach a log, so it names only the headers.
+ */
+function requestHeaders(init: HeadersInit | undefined): Headers {
+  try {
+    return new Headers(init);
+  } catch {
+    const entries: [string, string][] = Array.isArray(init)
+      ? init.map(([name, value]) => [String(name), String(value)])
+      : init instanceof Headers
+      ? []
+      : Object.entries(init ?? {});
+    const bad = entries.filter(([name, value]) => {
+      try {
+        new Headers([[name, value]]);
+        return false;
+      } catch {
+        return true;
+      }
+    }).map(([name]) => name);
+    throw new TypeError(`Invalid request header (value not shown): ${bad.join(", ") || "unknown"}`);
+  }
 }

@@ -3,6 +3,7 @@
  * market prices and the consensus of the registered miners. Pure: the caller reads the inputs.
  */
 import { isoAt } from "../kernel/mod.ts";
+import { validityFactsOf } from "../scoring/mod.ts";
 import type { EventRecord, Outcome, Resolution } from "../../storage/event_record.ts";
 import type { PredictionDigest } from "../../storage/assignment_record.ts";
 import {
@@ -35,8 +36,15 @@ export function isSettled(event: EventRecord): boolean {
   return event.resolution.resolutionStatus !== "unresolved";
 }
 
-/** The consensus of `event` over `digests` (its stored predictions) and the scored miners. */
+/**
+ * The consensus of `event` over `digests` (its stored predictions) and the scored miners. A
+ * prediction counts as valid when its stored verdict is and it is not late against the event as it
+ * is now (SCORING.md rule 7, as the scorer judges it): one received after the source's resolution
+ * but before ingestion learned of it was stored valid, and must not carry post-resolution knowledge
+ * into the forecast.
+ */
 export function consensusOf(event: EventRecord, digests: readonly PredictionDigest[], scored: ScoredMiners) {
+  const { deadlineMs } = validityFactsOf(event);
   return scoreWeightedConsensus({
     outcomeIds: event.outcomes.map((outcome) => outcome.outcomeId),
     predictions: digests.map((digest) => ({
@@ -45,7 +53,7 @@ export function consensusOf(event: EventRecord, digests: readonly PredictionDige
       minerUid: digest.minerUid,
       predictedAt: isoAt(digest.predictedAtMs),
       outcomeProbabilities: digest.outcomeProbabilities,
-      isValid: digest.isValid,
+      isValid: digest.isValid && digest.predictedAtMs <= deadlineMs,
     })),
     miners: scored.miners,
   }, { showMinerProbabilities: isSettled(event), scoresComputedAt: scored.computedAt });

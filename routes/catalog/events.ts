@@ -79,7 +79,7 @@ export function eventRoutes(deps: EventRoutesDeps): OpenAPIHono<AppEnv> {
     const at = c.req.url.indexOf("?");
     const page = render(
       at === -1 ? "" : c.req.url.slice(at),
-      () => parse(singleValuedQuery(c.req.queries())),
+      () => parse(singleValuedQuery(c.req.queries(), c.req.url)),
     );
     if (page.csv) return sendBody(c, page.body, 200, CSV, { "X-Next-Cursor": page.nextCursor ?? "" });
     return sendBody(c, page.body, 200, JSON_TYPE);

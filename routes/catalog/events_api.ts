@@ -75,7 +75,8 @@ const SEED_PROBLEM = "must be a non-negative integer of at most 15 digits";
 
 /** Query of `GET /v1/events/random`. */
 export const randomQuerySchema = z.strictObject({
-  seed: z.string().regex(/^\d{1,15}$/, SEED_PROBLEM).transform(Number).optional()
+  seed: z.string().regex(/^\d{1,15}$/, SEED_PROBLEM).transform(Number)
+    .meta({ type: "integer", minimum: 0, maximum: 999_999_999_999_999, pattern: undefined }).optional()
     .meta({ description: "Picks the same event for the same seed and pool." }),
 });
 

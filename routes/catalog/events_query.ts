@@ -1,18 +1,25 @@
 import { z } from "zod";
 import type { EventQuery } from "../../actors/catalog/mod.ts";
-import { parseOrThrow } from "../http/validation.ts";
+import { integerParameter, parseOrThrow } from "../http/validation.ts";
 import { CursorCodec } from "../http/cursor.ts";
 
 /** A plain decimal number: no hex, binary, exponent or `Infinity` forms. */
 const number = z.string().regex(/^-?\d+(\.\d+)?$/, "must be a decimal number").transform(Number);
-const price = number.pipe(z.number().min(0).max(1));
+const price = number.pipe(z.number().min(0).max(1)).meta({
+  type: "number",
+  minimum: 0,
+  maximum: 1,
+  pattern: undefined,
+});
+/** A decimal query number, documented as a number (OpenAPI serializes query values). */
+const amount = number.meta({ type: "number", pattern: undefined });
 // The bounds first: zod's int() also fails an integer beyond 2^53, and a field's first problem is the one named.
 const integer = (min: number, max: number) =>
   number.pipe(
     z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`).int(
       "must be an integer",
     ),
-  );
+  ).meta(integerParameter(min, max));
 const flag = z.enum(["0", "1"], { error: "must be 0 or 1" }).transform((value) => value === "1");
 const status = z.enum(["unresolved", "resolved", "voided"]);
 
@@ -28,8 +35,8 @@ export const eventsQuerySchema = z.strictObject({
     .meta({ description: "Dates ascending, volume and liquidity descending; ties by id." }),
   max_price: price.optional().meta({ description: "0..1: every current outcome price is at most this." }),
   min_price: price.optional().meta({ description: "0..1: every current outcome price is at least this." }),
-  volume: number.optional().meta({ description: "Least `volumeUsd`." }),
-  liquidity: number.optional().meta({ description: "Least `liquidityUsd`." }),
+  volume: amount.optional().meta({ description: "Least `volumeUsd`." }),
+  liquidity: amount.optional().meta({ description: "Least `liquidityUsd`." }),
   hasResolution: flag.optional().meta({ description: "`1`: only resolved; `0`: only unresolved." }),
   q: z.string().min(1).max(200).optional()
     .meta({ description: "Case-insensitive substring of the question or description." }),
@@ -44,7 +51,7 @@ export const eventsQuerySchema = z.strictObject({
   }),
   cursor: z.string().min(1).max(2_048).optional()
     .meta({ description: "`nextCursor` of the previous page, with the same other parameters." }),
-  limit: integer(1, 200).default(50).meta({ description: "1..200." }),
+  limit: integer(1, 200).default(50).meta({ default: 50, description: "1..200." }),
 }).superRefine((query, ctx) => {
   if (query.resolvedSince !== undefined && query.sortBy !== "resolvedAt") {
     ctx.addIssue({ code: "custom", path: ["resolvedSince"], message: "requires sortBy=resolvedAt" });

@@ -9,7 +9,7 @@ import { STATUS_OF } from "../middleware/error_handler.ts";
 import { DEFAULT_JSON_BODY_BYTES, jsonBodyGate } from "../middleware/json_body.ts";
 import { noQueryParameters } from "./validation.ts";
 import { ERROR_MEANING, ErrorBody, HEADER, headerRef, SECURITY } from "./openapi_components.ts";
-import { invalidInput, singleValuedQuery } from "./validation.ts";
+import { invalidInput, refuseEmptyNames, singleValuedQuery } from "./validation.ts";
 
 /**
  * Who may call a route: anyone (`public`), anyone and never IP-throttled (`probe`: health checks),
@@ -76,14 +76,15 @@ type ValidationResult =
   | { target: string; success: false; error: z.ZodError };
 
 /**
- * The validation hook of every route: a repeated query parameter or a bad one → 400 naming the
- * fields; a path parameter built with `pathId` that cannot name a resource → 404 `not_found`;
+ * The validation hook of every route: a query parameter without a name (checked on success too:
+ * the parsed query leaves it out), a repeated one or a bad one → 400 naming the fields; a path parameter built with `pathId` that cannot name a resource → 404 `not_found`;
  * another bad path parameter or body → 400 `invalid_request` naming the fields.
  */
 export function refuseInvalidInput(result: ValidationResult, c: Context): void {
+  if (result.target === "query") refuseEmptyNames(c.req.url);
   if (result.success) return;
   if (result.target === "query") {
-    singleValuedQuery(c.req.queries());
+    singleValuedQuery(c.req.queries(), c.req.url);
     throw invalidInput(result.error, "query parameters");
   }
   if (result.target === "param") {

@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { integerParameter } from "../http/validation.ts";
 
 /** A query integer in `min..max`, written in plain decimal digits (no sign, exponent or hex). */
 export function queryInteger(min: number, max: number) {
   return z.string().regex(/^\d{1,15}$/, "must be a non-negative integer").transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+    .pipe(z.number().int().min(min).max(max)).meta(integerParameter(min, max));
 }
 
 /** ISO 8601 UTC with milliseconds (an OpenAPI description of a timestamp field). */

@@ -18,7 +18,7 @@ export function leaderboardRoutes(view: LeaderboardView): OpenAPIHono<AppEnv> {
   openapiSelfParsed(app, leaderboardRoute, async (c) => {
     const query = parseOrThrow(
       leaderboardQuerySchema,
-      singleValuedQuery(c.req.queries()),
+      singleValuedQuery(c.req.queries(), c.req.url),
       "query parameters",
     );
     if (query.netuid !== undefined && query.netuid !== view.netuid) {

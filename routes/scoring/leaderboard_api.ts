@@ -74,7 +74,10 @@ export const LeaderboardSchema = z.object({
 }).meta({ id: "Leaderboard" });
 
 export const leaderboardQuerySchema = z.strictObject({
-  limit: queryInteger(1, 256).default(20).meta({ description: "1..256, default 20." }),
+  limit: queryInteger(1, 256).default(20).meta({
+    default: 20,
+    description: "1..256, default 20.",
+  }),
   netuid: queryInteger(0, 65_535).optional().meta({
     description: "The subnet; only the one this service serves (`FGW_NETUID`, default 41).",
   }),

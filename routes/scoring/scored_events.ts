@@ -40,7 +40,7 @@ export function scoredEventRoutes(deps: ScoredEventRoutesDeps): OpenAPIHono<AppE
     return (async () => {
       const params = parseOrThrow(
         scoredEventsQuerySchema,
-        singleValuedQuery(c.req.queries()),
+        singleValuedQuery(c.req.queries(), c.req.url),
         "query parameters",
       );
       const isDefault = params.limit === 10 && params.miners === 10 && params.uid === undefined &&

@@ -49,6 +49,7 @@ export const ScoredEventPage = z.object({
 /** Query of `GET /v1/events/scored` (spec §4); unknown parameters are refused. */
 export const scoredEventsQuerySchema = z.strictObject({
   miners: queryInteger(0, 50).default(10).meta({
+    default: 10,
     description: "Miner rows per event, 0..50, default 10; 0: stats only (plus the requested miner's row).",
   }),
   uid: queryInteger(0, 65_535).optional().meta({
@@ -60,7 +61,10 @@ export const scoredEventsQuerySchema = z.strictObject({
   cursor: z.string().min(1).max(2_048).optional().meta({
     description: "`nextCursor` of the previous page, with the same other parameters.",
   }),
-  limit: queryInteger(1, 25).default(10).meta({ description: "Events per page, 1..25, default 10." }),
+  limit: queryInteger(1, 25).default(10).meta({
+    default: 10,
+    description: "Events per page, 1..25, default 10.",
+  }),
 }).superRefine((query, ctx) => {
   if (query.uid !== undefined && query.minerHotkey !== undefined) {
     ctx.addIssue({ code: "custom", path: ["uid"], message: "not allowed together with minerHotkey" });

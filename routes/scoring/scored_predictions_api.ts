@@ -67,8 +67,14 @@ export const scoredPredictionsQuerySchema = z.strictObject({
   cursor: z.string().min(1).max(2_048).optional().meta({
     description: "`nextCursor` of the previous page, with the same other parameters.",
   }),
-  limit: queryInteger(1, 200).default(50).meta({ description: "1..200, default 50." }),
-  days: queryInteger(1, 365).default(30).meta({ description: "Rolling window by resolvedAt, 1..365 days." }),
+  limit: queryInteger(1, 200).default(50).meta({
+    default: 50,
+    description: "1..200, default 50.",
+  }),
+  days: queryInteger(1, 365).default(30).meta({
+    default: 30,
+    description: "Rolling window by resolvedAt, 1..365 days.",
+  }),
 });
 
 /** `GET /v1/validators/scored-predictions`. */

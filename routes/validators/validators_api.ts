@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineRoute, jsonBody, jsonResponse } from "../http/openapi.ts";
+import { shallowJson } from "../http/validation.ts";
 import type { SignatureAccess } from "../middleware/signature_auth.ts";
 import { EventSchema } from "../catalog/events_api.ts";
 
@@ -10,6 +11,11 @@ const instant = z.string().meta({
 
 /** Largest reasoning trace, in UTF-8 bytes of its JSON (else 413). */
 export const MAX_TRACE_BYTES = 256 * 1024;
+/**
+ * Deepest nesting of objects and arrays in a submission's free-form JSON (`executionMetadata`, the
+ * trace), else 400: PostgreSQL's `jsonb` refuses documents nested some thousands of levels deep.
+ */
+export const MAX_JSON_DEPTH = 64;
 /** Largest submission body: the trace plus room for the prediction. */
 export const MAX_SUBMISSION_BYTES = MAX_TRACE_BYTES + 64 * 1024;
 
@@ -67,9 +73,12 @@ export const ReportedPredictionSchema = z.strictObject({
   outcomePricesAtPrediction: byOutcome.meta({
     description: "Stored as reported; the scored prices are the lease snapshot's.",
   }),
-  executionMetadata: z.looseObject({
-    predictionIsInvalid: z.boolean().meta({ description: "True when the agent run failed." }),
-  }),
+  executionMetadata: shallowJson(
+    z.looseObject({
+      predictionIsInvalid: z.boolean().meta({ description: "True when the agent run failed." }),
+    }),
+    MAX_JSON_DEPTH,
+  ).meta({ description: `Free-form beside \`predictionIsInvalid\`; at most ${MAX_JSON_DEPTH} levels deep.` }),
 });
 
 export const SubmissionSchema = z.object({
@@ -77,8 +86,11 @@ export const SubmissionSchema = z.object({
   prediction: ReportedPredictionSchema,
   reasoningTrace: z.strictObject({
     schemaVersion: z.string().min(1).max(32),
-    trace: z.record(z.string(), z.unknown()),
-  }).meta({ description: `At most ${MAX_TRACE_BYTES} bytes of JSON (else 413); stored apart.` }),
+    trace: shallowJson(z.record(z.string(), z.unknown()), MAX_JSON_DEPTH),
+  }).meta({
+    description: `At most ${MAX_TRACE_BYTES} bytes of JSON (else 413) and ${MAX_JSON_DEPTH} levels deep ` +
+      "(else 400); stored apart.",
+  }),
 });
 
 export const SubmissionAckSchema = z.object({

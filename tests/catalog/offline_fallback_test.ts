@@ -171,3 +171,38 @@ adapterTest(
     await service.close();
   },
 );
+
+adapterTest(
+  "sample copies an offline start left in storage are retired when the service runs on the snapshot file as its source",
+  async (adapter) => {
+    const clock = new ManualClock(TEST_START_MS);
+    await using gamma = startFakeGamma([]);
+    const offline = await serviceOn(adapter.storage, gamma, clock);
+    gamma.failNext(1, { kind: "status", status: 503 });
+    await ingest(offline, clock);
+    const samples = await adapter.storage.events.count();
+    assert.ok(samples > 0);
+
+    const logs: LogLine[] = [];
+    const config = loadConfig({ FGW_IP_RPM: "0", FGW_MARKET_SOURCE: "snapshot" });
+    const snapshotMode = await createService(config, {
+      storage: adapter.storage,
+      clock: clock.now,
+      log: (line) => logs.push(line),
+    });
+    clock.advance(60_000);
+    await ingest(snapshotMode, clock);
+    const listed = await listedSources(snapshotMode, "includeEnded=1");
+    assert.deepEqual(
+      new Set(listed),
+      new Set(["polymarket"]),
+      "each sample market listed once, as the source's",
+    );
+    assert.equal(listed.length, await adapter.storage.events.count());
+    assert.deepEqual([...await randomSources(snapshotMode, 320)], ["polymarket"]);
+    const retired = logs.find((line) => RETIRED_LOG.test(String(line.msg)));
+    assert.equal(retired?.retired, samples);
+    await snapshotMode.close();
+    await offline.close();
+  },
+);

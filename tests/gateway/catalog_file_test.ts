@@ -275,3 +275,25 @@ Deno.test("the sample file in docs/gateway.md is a valid catalog", async () => {
   assert.equal(catalog.resolve("openrouter", "any/model").markupBps, 800);
   assert.equal(catalog.resolve("local", "llama3.1:8b").provider.apiKey, null);
 });
+
+Deno.test("a key that cannot be sent in a header (a line break inside, a character beyond U+00FF) is refused at start, its value not shown", () => {
+  const file = (apiKeyEnv: string) => ({
+    providers: [{
+      id: "p",
+      kind: "openai",
+      baseUrl: "https://p.example",
+      apiKeyEnv,
+      models: [{ id: "m", inputMicroPerMTok: "1", outputMicroPerMTok: "1" }],
+    }],
+  });
+  for (const key of ["sk-LEAKME\n-123", "sk-LEAKME\r-123", "sk-LEAKME\0", "sk-LEAKME-€"]) {
+    const message = refusal(file("WRAPPED_KEY"), { WRAPPED_KEY: key });
+    assert.match(
+      message,
+      /providers\.0\.apiKeyEnv: environment variable WRAPPED_KEY cannot be sent in an HTTP header/,
+    );
+    assert.doesNotMatch(message, /LEAKME/);
+  }
+  // A trailing line break (a key read from a file) is trimmed by the header, as before.
+  assert.ok(parseProviderCatalog(JSON.stringify(file("K")), { path: "/p.json", env: { K: "sk-ok\n" } }));
+});

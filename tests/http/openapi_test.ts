@@ -172,3 +172,53 @@ Deno.test("GET /docs serves the reference page over /openapi.json", async () => 
   assert.match(page, /url: '\/openapi\.json'/);
   assert.match(page, /swagger-ui-dist@\d+\.\d+\.\d+\//, "the UI release is pinned");
 });
+
+interface ParameterSchema {
+  type?: string;
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  default?: unknown;
+}
+
+/** The problem with `schema.default`, if any: its type, range and enum must be the schema's own. */
+function defaultProblem(schema: ParameterSchema): string | null {
+  const value = schema.default;
+  if (value === undefined) return null;
+  const typeOk = schema.type === "integer"
+    ? Number.isInteger(value)
+    : schema.type === "number"
+    ? typeof value === "number"
+    : schema.type === "string"
+    ? typeof value === "string"
+    : schema.type === "boolean"
+    ? typeof value === "boolean"
+    : false;
+  if (!typeOk) return `default ${JSON.stringify(value)} is not of type ${schema.type}`;
+  if (schema.enum && !schema.enum.includes(value)) {
+    return `default ${JSON.stringify(value)} is not in its enum`;
+  }
+  const number = value as number;
+  if (schema.minimum !== undefined && number < schema.minimum) return `default below minimum`;
+  if (schema.maximum !== undefined && number > schema.maximum) return `default above maximum`;
+  return null;
+}
+
+Deno.test("every parameter's default is a value of its own schema, and numeric query parameters are documented as numbers with their range", async () => {
+  await using service = await openTestService({ env: ENV });
+  const doc = await fetchDocument(service.request);
+  let integers = 0;
+  for (const { method, path, operation } of operations(doc)) {
+    for (const parameter of operation.parameters ?? []) {
+      const schema = (parameter as { schema?: ParameterSchema }).schema ?? {};
+      const where = `${method} ${path} ${parameter.name}`;
+      assert.equal(defaultProblem(schema), null, where);
+      if (["limit", "days", "miners", "uid", "netuid", "tagId", "seed"].includes(parameter.name)) {
+        assert.equal(schema.type, "integer", where);
+        assert.ok(schema.minimum !== undefined && schema.maximum !== undefined, `${where}: range`);
+        integers++;
+      }
+    }
+  }
+  assert.ok(integers >= 12, `${integers} integer parameters`);
+});

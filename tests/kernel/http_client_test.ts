@@ -222,3 +222,15 @@ Deno.test("a 204 answer is served with no body", async () => {
   assert.equal(response.status, 204);
   assert.equal(response.body, null);
 });
+
+Deno.test("a header value that cannot be sent is refused by name, its value (maybe a secret) not quoted, and nothing is sent", async () => {
+  await using upstream = new ScriptedUpstream([]);
+  const { client } = clientFor();
+  const headers = { accept: "application/json", authorization: "Bearer sk-LEAKME\n-123" };
+  await assert.rejects(client.request(upstream.url, { headers }), (error: Error) => {
+    assert.ok(error instanceof TypeError);
+    assert.equal(error.message, "Invalid request header (value not shown): authorization");
+    return true;
+  });
+  assert.equal(upstream.received.length, 0);
+});

@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
 import {
   type ConsensusInput,
+  consensusOf,
   type ConsensusPrediction,
   scoreWeightedConsensus,
 } from "../../actors/predictions/mod.ts";
+import type { PredictionDigest } from "../../storage/assignment_record.ts";
+import { eventRecord, resolved } from "../support/events.ts";
 
 const OUTCOMES = ["yes", "no"];
 const T = Date.parse("2026-11-20T12:00:00.000Z");
@@ -155,4 +158,31 @@ Deno.test("a negative or non-numeric score is refused", () => {
     () => scoreWeightedConsensus({ ...input, miners: [{ hotkey: "A", uid: 1, score: -1 }] }),
     RangeError,
   );
+});
+
+Deno.test("a prediction stored valid but received after the event's resolution (learned later) is late: it is no contribution, as the scorer judges it", () => {
+  const nowMs = T;
+  const open = eventRecord("polymarket-late", nowMs - 48 * 3_600_000, { endsInHours: 96 });
+  const event = resolved(open, nowMs - 3_600_000);
+  const [yes, no] = event.outcomes.map((outcome) => outcome.outcomeId) as [string, string];
+  const digest = (hotkey: string, uid: number, predictedAtMs: number, p: number): PredictionDigest => ({
+    agentPredictionId: `ap-${hotkey}`,
+    eventId: event.id,
+    minerHotkey: hotkey,
+    minerUid: uid,
+    predictedAtMs,
+    outcomeProbabilities: { [yes]: p, [no]: 1 - p },
+    isValid: true,
+  });
+  const scored = {
+    miners: [{ hotkey: "A", uid: 1, score: 0.5 }, { hotkey: "B", uid: 2, score: 0.5 }],
+    computedAt: new Date(nowMs).toISOString(),
+  };
+  const digests = [digest("A", 1, nowMs - 2 * 3_600_000, 0.8), digest("B", 2, nowMs - 60_000, 0.2)];
+  const { forecast, miners } = consensusOf(event, digests, scored);
+  assert.equal(forecast?.contributors, 1);
+  assert.deepEqual(forecast?.outcomeProbabilities, { [yes]: 0.8, [no]: 0.2 });
+  assert.deepEqual(miners.map((row) => row.uid), [1]);
+  // Before the resolution was known, the same prediction was on time and counted.
+  assert.equal(consensusOf(open, digests, scored).forecast?.contributors, 2);
 });
