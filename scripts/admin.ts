@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { type AdminCall, type AdminOptions, findCommand, helpText } from "./_admin_commands.ts";
 import { formatError, formatRecord } from "./_admin_format.ts";
+import { isHeaderValue } from "../actors/kernel/mod.ts";
 
 /** Where the CLI reads its settings and writes its output (tests pass their own). */
 export interface AdminIo {
@@ -24,7 +25,7 @@ function parse(argv: string[]): { positionals: string[]; options: AdminOptions }
 
 async function send(call: AdminCall, io: AdminIo): Promise<{ status: number; body: unknown }> {
   const base = (io.env.FGW_URL ?? "http://127.0.0.1:8080").replace(/\/+$/, "");
-  const headers: Record<string, string> = { authorization: `Bearer ${io.env.FGW_ADMIN_TOKEN ?? ""}` };
+  const headers: Record<string, string> = { authorization: `Bearer ${adminToken(io)}` };
   if (call.body !== undefined) headers["content-type"] = "application/json";
   const response = await (io.fetch ?? fetch)(`${base}${call.path}`, {
     method: call.method,
@@ -39,6 +40,11 @@ async function send(call: AdminCall, io: AdminIo): Promise<{ status: number; bod
     body = text;
   }
   return { status: response.status, body };
+}
+
+/** The token of FGW_ADMIN_TOKEN, without the whitespace around it (a header's value has none). */
+function adminToken(io: AdminIo): string {
+  return (io.env.FGW_ADMIN_TOKEN ?? "").trim();
 }
 
 function usageError(io: AdminIo, message: string): number {
@@ -72,7 +78,14 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
   const allowed = new Set(["json", ...(command.options ?? [])]);
   const stray = Object.keys(options).find((name) => options[name] !== undefined && !allowed.has(name));
   if (stray) return usageError(io, `${command.words.join(" ")} does not take --${stray}`);
-  if (!io.env.FGW_ADMIN_TOKEN) return usageError(io, "FGW_ADMIN_TOKEN is not set");
+  if (!adminToken(io)) return usageError(io, "FGW_ADMIN_TOKEN is not set");
+  if (!isHeaderValue(adminToken(io))) {
+    return usageError(
+      io,
+      "FGW_ADMIN_TOKEN cannot be sent in an HTTP header (a line break, NUL or other control character, " +
+        "or a character beyond U+00FF; its value is not shown)",
+    );
+  }
   let answer;
   try {
     answer = await send(command.call(args, options), io);

@@ -170,6 +170,11 @@ export interface PredictionDigest {
   outcomeProbabilities: Record<string, number | null>;
   /** `validation.isValid`. */
   isValid: boolean;
+  /**
+   * `validation.reasons` is exactly `late_prediction`: invalid only for being late, so valid if the
+   * event's deadline has moved past it since (its `endDate` extended), as the scorer judges it.
+   */
+  lateOnly: boolean;
 }
 
 /** The digest of a stored prediction. */
@@ -182,5 +187,11 @@ export function digestOf(prediction: StoredPrediction): PredictionDigest {
     predictedAtMs: prediction.predictedAtMs,
     outcomeProbabilities: prediction.reported.outcomeProbabilities,
     isValid: prediction.validation.isValid,
+    lateOnly: isLateOnly(prediction.validation.reasons),
   };
+}
+
+/** True when `reasons` is exactly `["late_prediction"]` (SCORING.md rule 7 alone). */
+export function isLateOnly(reasons: readonly string[]): boolean {
+  return reasons.length === 1 && reasons[0] === "late_prediction";
 }

@@ -4,6 +4,7 @@
  * environment variables the file names, never from the file, and never appear in a message.
  */
 import { z } from "zod";
+import { isHeaderValue } from "../kernel/mod.ts";
 import {
   DEFAULT_MAX_OUTPUT_TOKENS,
   DEFAULT_PROVIDER_TIMEOUT_MS,
@@ -123,30 +124,22 @@ function crossProblems(raw: unknown, env: Env): string[] {
     if (typeof id === "string" && seen.has(id)) problems.push(`providers.${i}.id: "${id}" is listed twice`);
     if (typeof id === "string") seen.add(id);
     if (kind === "echo" || typeof apiKeyEnv !== "string") return;
-    const key = env[apiKeyEnv];
+    const key = env[apiKeyEnv]?.trim();
     if (!key) problems.push(`providers.${i}.apiKeyEnv: environment variable ${apiKeyEnv} is not set`);
     else if (!isHeaderValue(key)) {
       problems.push(
         `providers.${i}.apiKeyEnv: environment variable ${apiKeyEnv} cannot be sent in an HTTP header ` +
-          "(it holds a line break, a NUL or a character beyond U+00FF; its value is not shown)",
+          "(it holds a line break, NUL or other control character, or a character beyond U+00FF; " +
+          "its value is not shown)",
       );
     }
   });
   return problems;
 }
 
-/** True when `value` can be an HTTP header's value (as a key goes: `Bearer <key>` or `x-api-key`). */
-function isHeaderValue(value: string): boolean {
-  try {
-    new Headers({ authorization: `Bearer ${value}` });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function remoteEntry(provider: RemoteProvider, options: { env: Env; markupBps: number }): ProviderEntry {
-  const key = provider.apiKeyEnv === undefined ? undefined : options.env[provider.apiKeyEnv];
+  // Leading and trailing whitespace (a key pasted with its line break) is no part of the key.
+  const key = provider.apiKeyEnv === undefined ? undefined : options.env[provider.apiKeyEnv]?.trim();
   return {
     id: provider.id,
     kind: provider.kind,

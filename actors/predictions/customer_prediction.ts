@@ -38,10 +38,10 @@ export function isSettled(event: EventRecord): boolean {
 
 /**
  * The consensus of `event` over `digests` (its stored predictions) and the scored miners. A
- * prediction counts as valid when its stored verdict is and it is not late against the event as it
- * is now (SCORING.md rule 7, as the scorer judges it): one received after the source's resolution
- * but before ingestion learned of it was stored valid, and must not carry post-resolution knowledge
- * into the forecast.
+ * prediction's lateness is judged against the event as it is now (SCORING.md rule 7, as the scorer
+ * judges it): one received after the source's resolution but before ingestion learned of it was
+ * stored valid and must not carry post-resolution knowledge into the forecast; one stored invalid
+ * only for being late counts once the event's end has moved past it.
  */
 export function consensusOf(event: EventRecord, digests: readonly PredictionDigest[], scored: ScoredMiners) {
   const { deadlineMs } = validityFactsOf(event);
@@ -53,7 +53,7 @@ export function consensusOf(event: EventRecord, digests: readonly PredictionDige
       minerUid: digest.minerUid,
       predictedAt: isoAt(digest.predictedAtMs),
       outcomeProbabilities: digest.outcomeProbabilities,
-      isValid: digest.isValid && digest.predictedAtMs <= deadlineMs,
+      isValid: (digest.isValid || digest.lateOnly) && digest.predictedAtMs <= deadlineMs,
     })),
     miners: scored.miners,
   }, { showMinerProbabilities: isSettled(event), scoresComputedAt: scored.computedAt });

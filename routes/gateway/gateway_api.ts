@@ -27,7 +27,12 @@ const requestFields = {
   provider: z.string().min(1).max(64).meta({
     description: "A provider id from `GET /v1/gateway/providers`.",
   }),
-  model: z.string().min(1).max(200).meta({
+  // Kept in the usage record: text PostgreSQL can store, readable in a log line.
+  model: z.string().min(1).max(200).refine(
+    // deno-lint-ignore no-control-regex
+    (value) => value.isWellFormed() && !/[\u0000-\u001f\u007f-\u009f]/.test(value),
+    "must not contain control characters or lone surrogates",
+  ).meta({
     description: "One of the provider's models (any model when it `allowsAnyModel`).",
   }),
   messages: z.array(message).min(1).max(10_000).meta({ description: "The conversation, oldest first." }),

@@ -103,6 +103,41 @@ export function nestsAtMost(value: unknown, maxDepth: number): boolean {
   return true;
 }
 
+/** Why `text` cannot be stored as text (PostgreSQL `text` and `jsonb` refuse both), or null. */
+export function unstorableText(text: string): string | null {
+  if (text.includes("\u0000")) return "must not contain NUL (U+0000)";
+  if (!text.isWellFormed()) return "must be well-formed Unicode (no lone surrogates)";
+  return null;
+}
+
+/**
+ * 400 `invalid_request` naming the first string or object key in `value` (parsed JSON) that cannot
+ * be stored (`unstorableText`); the field is its path from `value`, keys joined with dots.
+ */
+export function refuseUnstorableText(value: unknown): void {
+  const pending: [unknown, string][] = [[value, ""]];
+  while (pending.length > 0) {
+    const [next, path] = pending.pop()!;
+    const problem = typeof next === "string" ? unstorableText(next) : null;
+    if (problem) {
+      throw new ServiceError("invalid_request", "Invalid body", {
+        details: { fields: [{ field: path, problem }] },
+      });
+    }
+    if (next === null || typeof next !== "object") continue;
+    for (const [key, child] of Object.entries(next)) {
+      const field = path === "" ? key : `${path}.${key}`;
+      const keyProblem = unstorableText(key);
+      if (keyProblem) {
+        throw new ServiceError("invalid_request", "Invalid body", {
+          details: { fields: [{ field, problem: `key ${keyProblem}` }] },
+        });
+      }
+      pending.push([child, field]);
+    }
+  }
+}
+
 /**
  * A free-form JSON field (stored as given, in PostgreSQL as `jsonb`, whose parser gives up on
  * deep nesting): 400 naming the field when it nests deeper than `maxDepth`.

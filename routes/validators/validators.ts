@@ -2,7 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { type Clock, ServiceError } from "../../actors/kernel/mod.ts";
 import type { SignatureGuard, ValidatorDesk } from "../../actors/validators/mod.ts";
 import { openApiApp, openapiSelfParsed } from "../http/openapi.ts";
-import { parseOrThrow } from "../http/validation.ts";
+import { parseOrThrow, refuseUnstorableText } from "../http/validation.ts";
 import { parsedJsonBody } from "../middleware/json_body.ts";
 import { signatureAccess, signedCallerOf, type SignedEnv } from "../middleware/signature_auth.ts";
 import { leaseRoute, MAX_TRACE_BYTES, SubmissionSchema, submitRoute } from "./validators_api.ts";
@@ -33,6 +33,8 @@ export function validatorRoutes(deps: ValidatorRoutesDeps): OpenAPIHono<SignedEn
   openapiSelfParsed(app, submitRoute(signature), async (c) => {
     const receivedAtMs = deps.clock();
     const submission = parseOrThrow(SubmissionBody, parsedJsonBody(c), "body");
+    // Every string of it is stored (PostgreSQL refuses NUL and lone surrogates: 400, never 500).
+    refuseUnstorableText(submission);
     const traceBytes = new TextEncoder().encode(JSON.stringify(submission.reasoningTrace)).length;
     if (traceBytes > MAX_TRACE_BYTES) {
       throw new ServiceError("payload_too_large", `The reasoning trace is over ${MAX_TRACE_BYTES} bytes`, {

@@ -155,6 +155,7 @@ export interface DigestRow {
   predicted_at_ms: bigint;
   outcome_probabilities: Record<string, number | null>;
   is_valid: boolean;
+  late_only: boolean;
 }
 
 export function toDigest(row: DigestRow): PredictionDigest {
@@ -166,6 +167,7 @@ export function toDigest(row: DigestRow): PredictionDigest {
     predictedAtMs: Number(row.predicted_at_ms),
     outcomeProbabilities: row.outcome_probabilities,
     isValid: row.is_valid,
+    lateOnly: row.late_only,
   };
 }
 

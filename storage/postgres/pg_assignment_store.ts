@@ -145,7 +145,8 @@ export class PgAssignmentStore implements AssignmentStore {
     const rows = await this.#sql<DigestRow[]>`
       SELECT event_id, agent_prediction_id, miner_hotkey, miner_uid, predicted_at_ms,
         reported -> 'outcomeProbabilities' AS outcome_probabilities,
-        (validation ->> 'isValid')::boolean AS is_valid
+        (validation ->> 'isValid')::boolean AS is_valid,
+        (validation -> 'reasons') = '["late_prediction"]'::jsonb AS late_only
       FROM predictions WHERE event_id = ANY(${pgArray(eventIds)}::text[])
       ORDER BY event_id, agent_prediction_id`;
     return rows.map(toDigest);

@@ -286,7 +286,16 @@ Deno.test("a key that cannot be sent in a header (a line break inside, a charact
       models: [{ id: "m", inputMicroPerMTok: "1", outputMicroPerMTok: "1" }],
     }],
   });
-  for (const key of ["sk-LEAKME\n-123", "sk-LEAKME\r-123", "sk-LEAKME\0", "sk-LEAKME-€"]) {
+  for (
+    const key of [
+      "sk-LEAKME\n-123",
+      "sk-LEAKME\r-123",
+      "sk-LEAKME\0",
+      "sk-LEAKME-€",
+      "sk-LEAKME\x01",
+      "sk-LEAKME\x7f",
+    ]
+  ) {
     const message = refusal(file("WRAPPED_KEY"), { WRAPPED_KEY: key });
     assert.match(
       message,
@@ -294,6 +303,9 @@ Deno.test("a key that cannot be sent in a header (a line break inside, a charact
     );
     assert.doesNotMatch(message, /LEAKME/);
   }
-  // A trailing line break (a key read from a file) is trimmed by the header, as before.
-  assert.ok(parseProviderCatalog(JSON.stringify(file("K")), { path: "/p.json", env: { K: "sk-ok\n" } }));
+  // Whitespace around the key (a key pasted with its line break) is trimmed, never sent.
+  for (const padded of ["sk-ok\n", "\nsk-ok", " sk-ok "]) {
+    const catalog = parseProviderCatalog(JSON.stringify(file("K")), { path: "/p.json", env: { K: padded } });
+    assert.equal(catalog.provider("p")?.apiKey?.reveal(), "sk-ok", JSON.stringify(padded));
+  }
 });

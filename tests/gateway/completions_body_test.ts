@@ -42,6 +42,10 @@ Deno.test("bad values of the request's own fields are 400s naming each field", a
     [{ stop: "" }, ["stop"]],
     [{ minerHotkey: "not-a-hotkey" }, ["minerHotkey"]],
     [{ provider: "" }, ["provider"]],
+    // Kept in the usage record: text PostgreSQL can store (it refuses NUL), readable in a log.
+    [{ model: "echo\u0000" }, ["model"]],
+    [{ model: "echo\n" }, ["model"]],
+    [{ model: "echo\ud800" }, ["model"]],
   ];
   for (const [change, fields] of cases) {
     assert.deepEqual(

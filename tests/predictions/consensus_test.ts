@@ -173,6 +173,7 @@ Deno.test("a prediction stored valid but received after the event's resolution (
     predictedAtMs,
     outcomeProbabilities: { [yes]: p, [no]: 1 - p },
     isValid: true,
+    lateOnly: false,
   });
   const scored = {
     miners: [{ hotkey: "A", uid: 1, score: 0.5 }, { hotkey: "B", uid: 2, score: 0.5 }],
@@ -185,4 +186,30 @@ Deno.test("a prediction stored valid but received after the event's resolution (
   assert.deepEqual(miners.map((row) => row.uid), [1]);
   // Before the resolution was known, the same prediction was on time and counted.
   assert.equal(consensusOf(open, digests, scored).forecast?.contributors, 2);
+});
+
+Deno.test("a prediction stored invalid only for being late counts once the event's end moved past it; one invalid for more does not", () => {
+  const nowMs = T;
+  const ended = eventRecord("polymarket-moved", nowMs - 48 * 3_600_000, { endsInHours: 24 });
+  const [yes, no] = ended.outcomes.map((outcome) => outcome.outcomeId) as [string, string];
+  const late = (hotkey: string, uid: number, lateOnly: boolean): PredictionDigest => ({
+    agentPredictionId: `ap-${hotkey}`,
+    eventId: ended.id,
+    minerHotkey: hotkey,
+    minerUid: uid,
+    predictedAtMs: nowMs - 3_600_000, // after the first endDate (nowMs - 24 h)
+    outcomeProbabilities: { [yes]: 0.9, [no]: 0.1 },
+    isValid: false,
+    lateOnly,
+  });
+  const scored = {
+    miners: [{ hotkey: "A", uid: 1, score: 0.5 }, { hotkey: "B", uid: 2, score: 0.5 }],
+    computedAt: new Date(nowMs).toISOString(),
+  };
+  const digests = [late("A", 1, true), late("B", 2, false)];
+  assert.equal(consensusOf(ended, digests, scored).forecast, null, "late against the first endDate");
+  const extended = { ...ended, endDate: new Date(nowMs + 24 * 3_600_000).toISOString() };
+  const { forecast, miners } = consensusOf(extended, digests, scored);
+  assert.equal(forecast?.contributors, 1);
+  assert.deepEqual(miners.map((row) => row.uid), [1], "B was invalid for another reason too");
 });

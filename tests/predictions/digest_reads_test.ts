@@ -11,6 +11,7 @@ function digest(eventId: string, n: number): PredictionDigest {
     predictedAtMs: 1_000 + n,
     outcomeProbabilities: { yes: 0.5, no: 0.5 },
     isValid: true,
+    lateOnly: false,
   };
 }
 

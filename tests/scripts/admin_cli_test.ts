@@ -225,3 +225,36 @@ Deno.test("admin CLI usage prints each gateway call on one line, newest first, a
     await close();
   }
 });
+
+Deno.test("admin CLI refuses a token that cannot be sent in a header, never printing it; whitespace around it is trimmed", async () => {
+  for (
+    const token of ["super-secret-admin\ntoken-0123456789", "super-secret-admin\u0001token", "super-secret-€"]
+  ) {
+    const out: string[] = [];
+    let called = false;
+    const code = await runAdmin(["org", "show", "o"], {
+      env: { FGW_URL: "http://127.0.0.1:9", FGW_ADMIN_TOKEN: token },
+      out: (t) => out.push(t),
+      err: (t) => out.push(t),
+      fetch: () => {
+        called = true;
+        return Promise.reject(new TypeError("unreachable"));
+      },
+    });
+    assert.equal(code, 2);
+    assert.equal(called, false, "nothing is sent");
+    assert.match(out.join("\n"), /FGW_ADMIN_TOKEN cannot be sent in an HTTP header/);
+    assert.ok(!out.join("\n").includes("super-secret"), "the token is never printed");
+  }
+  const sent: string[] = [];
+  await runAdmin(["org", "show", "o"], {
+    env: { FGW_URL: "http://127.0.0.1:9", FGW_ADMIN_TOKEN: " tok-0123456789\n" },
+    out: () => {},
+    err: () => {},
+    fetch: (_url, init) => {
+      sent.push(new Headers(init?.headers).get("authorization") ?? "");
+      return Promise.resolve(new Response("{}", { status: 200 }));
+    },
+  });
+  assert.deepEqual(sent, ["Bearer tok-0123456789"]);
+});

@@ -9,14 +9,19 @@ adapterTest(
     await claimAll(storage.assignments, "5Validator");
     const [e0, e1, e2] = events.map((event) => event.id);
     const submitted = targets.filter((t) => t.eventId !== e1);
+    // On e2, uid 1 is invalid for another reason; on e0, uid 1 only for being late.
+    const reasonsOf = (target: { minerUid: number; eventId: string }) =>
+      target.minerUid !== 1
+        ? null
+        : target.eventId === e2
+        ? ["agent_reported_invalid", "late_prediction"]
+        : ["late_prediction"];
     for (const target of submitted) {
-      const invalid = target.minerUid === 1 && target.eventId === e2;
+      const reasons = reasonsOf(target);
       const options = submission("5Validator");
       await storage.assignments.submit(idOf(target), {
         ...options,
-        validation: invalid
-          ? { isValid: false, reasons: ["agent_reported_invalid"], rawObserved: null }
-          : options.validation,
+        validation: reasons ? { isValid: false, reasons, rawObserved: null } : options.validation,
       });
     }
     const digests = await storage.assignments.eventDigests([e2!, e1!, e0!, "polymarket-unknown"]);
@@ -27,7 +32,8 @@ adapterTest(
       minerUid: target.minerUid,
       predictedAtMs: Date.UTC(2026, 10, 21, 6),
       outcomeProbabilities: { yes: 0.7, no: 0.3 },
-      isValid: !(target.minerUid === 1 && target.eventId === e2),
+      isValid: reasonsOf(target) === null,
+      lateOnly: reasonsOf(target)?.length === 1,
     })).sort((a, b) =>
       a.eventId < b.eventId
         ? -1

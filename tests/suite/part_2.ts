@@ -33,5 +33,4 @@ import "../storage/storage_unavailable_test.ts";
 import "../validators/metagraph_file_test.ts";
 import "../validators/nonce_order_test.ts";
 import "../validators/signature_guard_test.ts";
-import "../validators/submission_depth_test.ts";
 import "../validators/verify_pool_test.ts";

@@ -39,4 +39,5 @@ import "../validators/neuron_info_lite_test.ts";
 import "../validators/nonce_with_change_test.ts";
 import "../validators/signature_auth_test.ts";
 import "../validators/signature_headers_test.ts";
+import "../validators/submission_storable_test.ts";
 import "../validators/validator_routes_test.ts";

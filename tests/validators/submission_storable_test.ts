@@ -1,12 +1,13 @@
 /**
- * A submission's free-form JSON (`prediction.executionMetadata`, `reasoningTrace.trace`) nests at
- * most `MAX_JSON_DEPTH` levels: deeper is 400 naming the field on every adapter (PostgreSQL's
- * `jsonb` parser had answered a 20,000-level trace with "stack depth limit exceeded", a 500), and
- * the deepest allowed document is stored as sent.
+ * What PostgreSQL cannot store is refused with 400 naming the field on every adapter (it had
+ * answered 500 there, 200 on Deno KV): a submission's free-form JSON (`prediction.executionMetadata`,
+ * `reasoningTrace.trace`) nested deeper than `MAX_JSON_DEPTH` levels ("stack depth limit
+ * exceeded"), and a string or key holding NUL or a lone surrogate anywhere in the body. The deepest
+ * allowed document is stored as sent.
  */
 import assert from "node:assert/strict";
 import { LeaseReplySchema, MAX_JSON_DEPTH } from "../../routes/validators/validators_api.ts";
-import { nestsAtMost } from "../../routes/http/validation.ts";
+import { nestsAtMost, refuseUnstorableText } from "../../routes/http/validation.ts";
 import { adapterTest } from "../support/adapters.ts";
 import {
   LEASE,
@@ -83,5 +84,59 @@ adapterTest(
     const stored = await submit(loop, atLimit);
     assert.equal(stored.status, 200, await stored.clone().text());
     assert.deepEqual(await loop.service.storage.assignments.getTrace(id), atLimit.reasoningTrace);
+  },
+);
+
+Deno.test("refuseUnstorableText names the first string or key with NUL or a lone surrogate by its path", () => {
+  const fieldOf = (value: unknown): string | null => {
+    try {
+      refuseUnstorableText(value);
+      return null;
+    } catch (error) {
+      return (error as { details: { fields: { field: string }[] } }).details.fields[0]!.field;
+    }
+  };
+  assert.equal(fieldOf({ a: ["ok", { b: "fine \u{1F600}" }] }), null);
+  assert.equal(fieldOf({ a: ["ok", { b: "x\u0000" }] }), "a.1.b");
+  assert.equal(fieldOf({ a: { "k\u0000": 1 } }), "a.k\u0000");
+  assert.equal(fieldOf({ t: "a\ud800b" }), "t");
+  assert.equal(fieldOf({ t: "a\udc00" }), "t");
+});
+
+adapterTest(
+  "a submission with NUL or a lone surrogate in any string or key is 400 naming the field, nothing stored",
+  async (adapter) => {
+    const loop = await openLoop({ validators: [VALIDATOR], miners: 1, events: 1, storage: adapter.storage });
+    await using _service = loop.service;
+    const leaseInit = signedInit(VALIDATOR, "GET", LEASE, { nowMs: loop.service.clock.now() });
+    const leased = LeaseReplySchema.parse(await (await loop.service.request(LEASE, leaseInit)).json())
+      .assignment!;
+    const event = loop.events[0]!;
+    const id = leased.agentPredictionId;
+    const cases: [Record<string, unknown>, string][] = [];
+    const traced = (trace: Record<string, unknown>) => {
+      const body = submissionFor(id, event);
+      body.reasoningTrace.trace = trace as never;
+      return body;
+    };
+    cases.push([traced({ t: "a\u0000b" }), "reasoningTrace.trace.t"]);
+    cases.push([traced({ t: "a\ud800b" }), "reasoningTrace.trace.t"]);
+    cases.push([
+      submissionFor(id, event, { executionMetadata: { predictionIsInvalid: false, "k\u0000": 1 } }),
+      "prediction.executionMetadata.k\u0000",
+    ]);
+    cases.push([
+      submissionFor(id, event, { predictedOutcomeId: "x\u0000" }),
+      "prediction.predictedOutcomeId",
+    ]);
+    const schema = submissionFor(id, event);
+    schema.reasoningTrace.schemaVersion = "1\u0000";
+    cases.push([schema, "reasoningTrace.schemaVersion"]);
+    for (const [body, field] of cases) {
+      const refused = await submit(loop, body);
+      assert.equal(refused.status, 400, field);
+      assert.deepEqual(await fieldsOf(refused), [field]);
+    }
+    assert.equal(await loop.service.storage.assignments.getPrediction(id), null);
   },
 );

@@ -1,0 +1,10 @@
+/**
+ * True when `value` can be sent as an HTTP header's value as it is: tab, printable ASCII and the
+ * bytes U+0080..U+00FF, nothing else (no line break, NUL or other control character, no character
+ * beyond U+00FF). Trim first: a header's leading and trailing whitespace is not part of its value.
+ * A secret that fails this must be refused by name, never shown: `fetch` quotes a bad value in its
+ * TypeError.
+ */
+export function isHeaderValue(value: string): boolean {
+  return /^[\t\x20-\x7e\x80-\xff]*$/.test(value);
+}
