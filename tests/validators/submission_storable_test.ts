@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { LeaseReplySchema, MAX_JSON_DEPTH } from "../../routes/validators/validators_api.ts";
 import { nestsAtMost, refuseUnstorableText } from "../../routes/http/validation.ts";
-import { adapterTest } from "../support/adapters.ts";
+import { adapterTest, type AdapterUnderTest } from "../support/adapters.ts";
 import {
   LEASE,
   type Loop,
@@ -26,6 +26,14 @@ function nested(levels: number): Record<string, unknown> {
   let value: unknown = [];
   for (let level = 1; level < levels; level++) value = { d: value };
   return value as Record<string, unknown>;
+}
+
+/** A loop on `adapter` with its one assignment leased by VALIDATOR. */
+async function leasedLoop(adapter: AdapterUnderTest) {
+  const loop = await openLoop({ validators: [VALIDATOR], miners: 1, events: 1, storage: adapter.storage });
+  const leaseInit = signedInit(VALIDATOR, "GET", LEASE, { nowMs: loop.service.clock.now() });
+  const reply = LeaseReplySchema.parse(await (await loop.service.request(LEASE, leaseInit)).json());
+  return { loop, event: loop.events[0]!, id: reply.assignment!.agentPredictionId };
 }
 
 async function submit(loop: Loop, body: unknown): Promise<Response> {
@@ -55,13 +63,8 @@ Deno.test("nestsAtMost counts objects and arrays, not scalars, and walks 200,000
 adapterTest(
   "a submission nesting its trace or metadata deeper than the limit is 400 naming the field; at the limit it is stored",
   async (adapter) => {
-    const loop = await openLoop({ validators: [VALIDATOR], miners: 1, events: 1, storage: adapter.storage });
+    const { loop, event, id } = await leasedLoop(adapter);
     await using _service = loop.service;
-    const leaseInit = signedInit(VALIDATOR, "GET", LEASE, { nowMs: loop.service.clock.now() });
-    const leased = LeaseReplySchema.parse(await (await loop.service.request(LEASE, leaseInit)).json())
-      .assignment!;
-    const event = loop.events[0]!;
-    const id = leased.agentPredictionId;
 
     const deepTrace = submissionFor(id, event);
     deepTrace.reasoningTrace.trace = nested(20_000) as never;
@@ -106,13 +109,8 @@ Deno.test("refuseUnstorableText names the first string or key with NUL or a lone
 adapterTest(
   "a submission with NUL or a lone surrogate in any string or key is 400 naming the field, nothing stored",
   async (adapter) => {
-    const loop = await openLoop({ validators: [VALIDATOR], miners: 1, events: 1, storage: adapter.storage });
+    const { loop, event, id } = await leasedLoop(adapter);
     await using _service = loop.service;
-    const leaseInit = signedInit(VALIDATOR, "GET", LEASE, { nowMs: loop.service.clock.now() });
-    const leased = LeaseReplySchema.parse(await (await loop.service.request(LEASE, leaseInit)).json())
-      .assignment!;
-    const event = loop.events[0]!;
-    const id = leased.agentPredictionId;
     const cases: [Record<string, unknown>, string][] = [];
     const traced = (trace: Record<string, unknown>) => {
       const body = submissionFor(id, event);
