@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isSs58Address } from "../../actors/kernel/mod.ts";
 import { integerParameter } from "../http/validation.ts";
 
 /** A query integer in `min..max`, written in plain decimal digits (no sign, exponent or hex). */
@@ -6,6 +7,15 @@ export function queryInteger(min: number, max: number) {
   return z.string().regex(/^\d{1,15}$/, "must be a non-negative integer").transform(Number)
     .pipe(z.number().int().min(min).max(max)).meta(integerParameter(min, max));
 }
+
+/**
+ * A miner's hotkey as a query value: an SS58 address (checksum included), else 400. Any other text
+ * names no miner, and it must never reach a statement (PostgreSQL refuses NUL in text).
+ */
+export const queryHotkey = z.string().max(64).refine(
+  isSs58Address,
+  "must be an SS58 address (checksum included)",
+);
 
 /** ISO 8601 UTC with milliseconds (an OpenAPI description of a timestamp field). */
 export const instant = z.string().meta({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute, jsonResponse } from "../http/openapi.ts";
-import { instant, queryInteger } from "./_query_values.ts";
+import { instant, queryHotkey, queryInteger } from "./_query_values.ts";
 
 const probability = z.number().nullable();
 
@@ -55,7 +55,7 @@ export const scoredEventsQuerySchema = z.strictObject({
   uid: queryInteger(0, 65_535).optional().meta({
     description: "Only events scored for the hotkey that holds this uid now. Not with `minerHotkey`.",
   }),
-  minerHotkey: z.string().min(1).max(128).optional().meta({
+  minerHotkey: queryHotkey.optional().meta({
     description: "Only events this hotkey was scored on. Not with `uid`.",
   }),
   cursor: z.string().min(1).max(2_048).optional().meta({

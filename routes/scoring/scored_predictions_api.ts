@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineRoute, jsonResponse } from "../http/openapi.ts";
 import type { SignatureAccess } from "../middleware/signature_auth.ts";
 import { ValidatorSignatureHeaders } from "../validators/validators_api.ts";
-import { instant, queryInteger } from "./_query_values.ts";
+import { instant, queryHotkey, queryInteger } from "./_query_values.ts";
 
 const byOutcome = z.record(z.string(), z.number().nullable());
 
@@ -61,7 +61,7 @@ export const scoredPredictionsQuerySchema = z.strictObject({
     v === "1"
   )
     .meta({ description: "`1` adds each row's sanitized trace summary." }),
-  minerHotkey: z.string().min(1).max(128).optional().meta({
+  minerHotkey: queryHotkey.optional().meta({
     description: "One miner, under its current uid only; none when it is not registered.",
   }),
   cursor: z.string().min(1).max(2_048).optional().meta({

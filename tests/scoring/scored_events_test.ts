@@ -127,7 +127,13 @@ adapterTest("a requested miner: its events only, its row always shown", async ({
   assert.deepEqual(ids(byHotkey), [e1.id, e3.id]);
   assert.deepEqual(byHotkey.items.map(uids), [[3, 2], [2]]);
   assert.deepEqual(ids(await page(service, "?uid=9")), []);
-  assert.deepEqual(ids(await page(service, "?minerHotkey=5Nobody")), []);
+  assert.deepEqual(ids(await page(service, `?minerHotkey=${minerHotkey(99)}`)), [], "a hotkey never scored");
+  const notAddress = await service.request("/v1/events/scored?minerHotkey=5Nobody");
+  assert.equal(notAddress.status, 400, "not an SS58 address");
+  for (const value of ["%00", `${minerHotkey(2)}%00`]) {
+    const nul = await service.request(`/v1/events/scored?minerHotkey=${value}`);
+    assert.equal(nul.status, 400, `NUL never reaches a statement: ${value}`);
+  }
   const both = await service.request(`/v1/events/scored?uid=1&minerHotkey=${minerHotkey(1)}`);
   assert.equal(both.status, 400);
   const error = (await both.json()).error;

@@ -76,7 +76,17 @@ adapterTest("the feed refuses unsigned requests and bad parameters", async ({ st
   await using service = await feedWorld(storage);
   const unsigned = await service.request(`${FEED}?limit=2`);
   assert.equal(unsigned.status, 401);
-  for (const bad of ["?days=0", "?days=366", "?limit=0", "?limit=201", "?includeTraceSummary=yes", "?x=1"]) {
+  const badParameters = [
+    "?days=0",
+    "?days=366",
+    "?limit=0",
+    "?limit=201",
+    "?includeTraceSummary=yes",
+    "?x=1",
+  ];
+  // A hotkey that is no SS58 address names no miner: 400, and NUL never reaches a statement.
+  badParameters.push("?minerHotkey=5Nobody", "?minerHotkey=%00");
+  for (const bad of badParameters) {
     assert.equal((await get(service, bad)).status, 400, bad);
   }
 });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { encodeSs58 } from "../../actors/kernel/mod.ts";
 import { agentPredictionId, type AssignmentTarget } from "../../storage/assignment_record.ts";
 import type {
   AssignmentStore,
@@ -15,8 +16,11 @@ const HOUR_MS = 3_600_000;
 /** Lease options that never refuse and never expire during a test. */
 export const LONG_LEASE: ClaimOptions = { leaseMs: 600_000, maxLive: 1_000_000 };
 
+/** A real SS58 address (prefix 42) per index: the public key is the index's bytes, zero padded. */
 export function minerHotkey(index: number): string {
-  return `5Miner${String(index).padStart(4, "0")}`;
+  const publicKey = new Uint8Array(32);
+  new DataView(publicKey.buffer).setUint32(0, index + 1);
+  return encodeSs58(publicKey);
 }
 
 export function versionOf(index: number, version = 1): string {
