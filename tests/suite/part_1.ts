@@ -35,6 +35,7 @@ import "../storage/pg_array_test.ts";
 import "../storage/pg_grouped_key_counts_test.ts";
 import "../storage/score_store_contract_test.ts";
 import "../storage/signed_use_contract_test.ts";
+import "../validators/demo_signers_test.ts";
 import "../validators/lease_race_test.ts";
 import "../validators/metagraph_sync_job_test.ts";
 import "../validators/signatures_test.ts";
