@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { type AdminCall, type AdminOptions, findCommand, helpText } from "./_admin_commands.ts";
 import { formatError, formatRecord } from "./_admin_format.ts";
-import { isHeaderValue } from "../actors/kernel/mod.ts";
+import { isHeaderValue, NOT_A_HEADER_VALUE } from "../actors/kernel/mod.ts";
 
 /** Where the CLI reads its settings and writes its output (tests pass their own). */
 export interface AdminIo {
@@ -78,14 +78,9 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
   const allowed = new Set(["json", ...(command.options ?? [])]);
   const stray = Object.keys(options).find((name) => options[name] !== undefined && !allowed.has(name));
   if (stray) return usageError(io, `${command.words.join(" ")} does not take --${stray}`);
-  if (!adminToken(io)) return usageError(io, "FGW_ADMIN_TOKEN is not set");
-  if (!isHeaderValue(adminToken(io))) {
-    return usageError(
-      io,
-      "FGW_ADMIN_TOKEN cannot be sent in an HTTP header (a line break, NUL or other control character, " +
-        "or a character beyond U+00FF; its value is not shown)",
-    );
-  }
+  const token = adminToken(io);
+  if (!token) return usageError(io, "FGW_ADMIN_TOKEN is not set");
+  if (!isHeaderValue(token)) return usageError(io, `FGW_ADMIN_TOKEN ${NOT_A_HEADER_VALUE}`);
   let answer;
   try {
     answer = await send(command.call(args, options), io);

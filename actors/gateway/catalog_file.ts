@@ -4,7 +4,7 @@
  * environment variables the file names, never from the file, and never appear in a message.
  */
 import { z } from "zod";
-import { isHeaderValue } from "../kernel/mod.ts";
+import { isHeaderValue, NOT_A_HEADER_VALUE } from "../kernel/mod.ts";
 import {
   DEFAULT_MAX_OUTPUT_TOKENS,
   DEFAULT_PROVIDER_TIMEOUT_MS,
@@ -127,11 +127,7 @@ function crossProblems(raw: unknown, env: Env): string[] {
     const key = env[apiKeyEnv]?.trim();
     if (!key) problems.push(`providers.${i}.apiKeyEnv: environment variable ${apiKeyEnv} is not set`);
     else if (!isHeaderValue(key)) {
-      problems.push(
-        `providers.${i}.apiKeyEnv: environment variable ${apiKeyEnv} cannot be sent in an HTTP header ` +
-          "(it holds a line break, NUL or other control character, or a character beyond U+00FF; " +
-          "its value is not shown)",
-      );
+      problems.push(`providers.${i}.apiKeyEnv: environment variable ${apiKeyEnv} ${NOT_A_HEADER_VALUE}`);
     }
   });
   return problems;

@@ -8,3 +8,7 @@
 export function isHeaderValue(value: string): boolean {
   return /^[\t\x20-\x7e\x80-\xff]*$/.test(value);
 }
+
+/** Why a secret failing `isHeaderValue` is refused, without its value (`<what> cannot be sent …`). */
+export const NOT_A_HEADER_VALUE = "cannot be sent in an HTTP header (it holds a line break, NUL or other " +
+  "control character, or a character beyond U+00FF; its value is not shown)";

@@ -12,6 +12,7 @@
 import pRetry, { AbortError } from "p-retry";
 import { setTimeout as delay } from "node:timers/promises";
 import { type Clock, systemClock } from "./clock.ts";
+import { isHeaderValue } from "./header_value.ts";
 import { UpstreamError } from "./upstream_error.ts";
 import { SERVICE_USER_AGENT } from "./version.ts";
 
@@ -279,14 +280,7 @@ function requestHeaders(init: HeadersInit | undefined): Headers {
       : init instanceof Headers
       ? []
       : Object.entries(init ?? {});
-    const bad = entries.filter(([name, value]) => {
-      try {
-        new Headers([[name, value]]);
-        return false;
-      } catch {
-        return true;
-      }
-    }).map(([name]) => name);
+    const bad = entries.filter(([, value]) => !isHeaderValue(value.trim())).map(([name]) => name);
     throw new TypeError(`Invalid request header (value not shown): ${bad.join(", ") || "unknown"}`);
   }
 }

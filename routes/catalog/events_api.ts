@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { HEADER, headerRef } from "../http/openapi_components.ts";
 import { defineRoute, jsonResponse } from "../http/openapi.ts";
+import { integerParameter } from "../http/validation.ts";
 import { eventsQuerySchema } from "./events_query.ts";
 
 const instant = z.string().meta({
@@ -76,7 +77,7 @@ const SEED_PROBLEM = "must be a non-negative integer of at most 15 digits";
 /** Query of `GET /v1/events/random`. */
 export const randomQuerySchema = z.strictObject({
   seed: z.string().regex(/^\d{1,15}$/, SEED_PROBLEM).transform(Number)
-    .meta({ type: "integer", minimum: 0, maximum: 999_999_999_999_999, pattern: undefined }).optional()
+    .meta(integerParameter(0, 999_999_999_999_999)).optional()
     .meta({ description: "Picks the same event for the same seed and pool." }),
 });
 

@@ -1,18 +1,13 @@
 import { z } from "zod";
 import type { EventQuery } from "../../actors/catalog/mod.ts";
-import { integerParameter, parseOrThrow } from "../http/validation.ts";
+import { integerParameter, numberParameter, parseOrThrow } from "../http/validation.ts";
 import { CursorCodec } from "../http/cursor.ts";
 
 /** A plain decimal number: no hex, binary, exponent or `Infinity` forms. */
 const number = z.string().regex(/^-?\d+(\.\d+)?$/, "must be a decimal number").transform(Number);
-const price = number.pipe(z.number().min(0).max(1)).meta({
-  type: "number",
-  minimum: 0,
-  maximum: 1,
-  pattern: undefined,
-});
+const price = number.pipe(z.number().min(0).max(1)).meta(numberParameter({ min: 0, max: 1 }));
 /** A decimal query number, documented as a number (OpenAPI serializes query values). */
-const amount = number.meta({ type: "number", pattern: undefined });
+const amount = number.meta(numberParameter());
 // The bounds first: zod's int() also fails an integer beyond 2^53, and a field's first problem is the one named.
 const integer = (min: number, max: number) =>
   number.pipe(

@@ -4,6 +4,7 @@ import type { Alongside, ApiKeyAccess } from "../middleware/api_key_auth.ts";
 import type { SignatureAccess } from "../middleware/signature_auth.ts";
 import { ValidatorSignatureHeaders } from "../validators/validators_api.ts";
 import { defineRoute, jsonBody, jsonResponse } from "../http/openapi.ts";
+import { CONTROL_CHARACTER } from "../http/validation.ts";
 import { microString } from "../billing/admin_org_views.ts";
 
 /** The response header carrying the available balance after a completion's settle. */
@@ -29,8 +30,7 @@ const requestFields = {
   }),
   // Kept in the usage record: text PostgreSQL can store, readable in a log line.
   model: z.string().min(1).max(200).refine(
-    // deno-lint-ignore no-control-regex
-    (value) => value.isWellFormed() && !/[\u0000-\u001f\u007f-\u009f]/.test(value),
+    (value) => value.isWellFormed() && !CONTROL_CHARACTER.test(value),
     "must not contain control characters or lone surrogates",
   ).meta({
     description: "One of the provider's models (any model when it `allowsAnyModel`).",

@@ -77,8 +77,9 @@ type ValidationResult =
 
 /**
  * The validation hook of every route: a query parameter without a name (checked on success too:
- * the parsed query leaves it out), a repeated one or a bad one → 400 naming the fields; a path parameter built with `pathId` that cannot name a resource → 404 `not_found`;
- * another bad path parameter or body → 400 `invalid_request` naming the fields.
+ * the parsed query leaves it out), a repeated one or a bad one → 400 naming the fields; a path
+ * parameter built with `pathId` that cannot name a resource → 404 `not_found`; another bad path
+ * parameter or body → 400 `invalid_request` naming the fields.
  */
 export function refuseInvalidInput(result: ValidationResult, c: Context): void {
   if (result.target === "query") refuseEmptyNames(c.req.url);

@@ -11,6 +11,11 @@ export function integerParameter(min: number, max: number): z.GlobalMeta {
   return { type: "integer", minimum: min, maximum: max, pattern: undefined };
 }
 
+/** `integerParameter` for a decimal query number, with its range when it has one. */
+export function numberParameter(range: { min: number; max: number } | null = null): z.GlobalMeta {
+  return { type: "number", ...(range ? { minimum: range.min, maximum: range.max } : {}), pattern: undefined };
+}
+
 /** Parses `input` with `schema`, or throws 400 `invalid_request` naming every bad field. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, what: string): z.infer<S> {
   const result = schema.safeParse(input);
@@ -76,7 +81,7 @@ export const noQueryParameters: MiddlewareHandler = (c, next) => {
   return next();
 };
 
-/** 400 `invalid_request` naming each query parameter of `url`, if it has any (see `noQueryParameters`). */
+/** 400 `invalid_request` naming each query parameter of `url` (see `noQueryParameters`); none, no answer. */
 export function refuseQueryParameters(url: string): void {
   const at = url.indexOf("?");
   if (at === -1 || at === url.length - 1) return;
@@ -115,24 +120,18 @@ export function unstorableText(text: string): string | null {
  * be stored (`unstorableText`); the field is its path from `value`, keys joined with dots.
  */
 export function refuseUnstorableText(value: unknown): void {
+  const refuse = (field: string, problem: string) =>
+    new ServiceError("invalid_request", "Invalid body", { details: { fields: [{ field, problem }] } });
   const pending: [unknown, string][] = [[value, ""]];
   while (pending.length > 0) {
     const [next, path] = pending.pop()!;
     const problem = typeof next === "string" ? unstorableText(next) : null;
-    if (problem) {
-      throw new ServiceError("invalid_request", "Invalid body", {
-        details: { fields: [{ field: path, problem }] },
-      });
-    }
+    if (problem) throw refuse(path, problem);
     if (next === null || typeof next !== "object") continue;
     for (const [key, child] of Object.entries(next)) {
       const field = path === "" ? key : `${path}.${key}`;
       const keyProblem = unstorableText(key);
-      if (keyProblem) {
-        throw new ServiceError("invalid_request", "Invalid body", {
-          details: { fields: [{ field, problem: `key ${keyProblem}` }] },
-        });
-      }
+      if (keyProblem) throw refuse(field, `key ${keyProblem}`);
       pending.push([child, field]);
     }
   }
@@ -145,13 +144,16 @@ export function refuseUnstorableText(value: unknown): void {
 export function shallowJson<S extends z.ZodType>(schema: S, maxDepth: number): S {
   return schema.refine((value) => nestsAtMost(value, maxDepth), {
     message: `must not nest objects and arrays more than ${maxDepth} levels deep`,
-  }) as unknown as S;
+  });
 }
+
+/** A C0 or C1 control character, or DEL. */
+// deno-lint-ignore no-control-regex
+export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** What free text may not contain, each with the problem a 400 names (first match wins). */
 const REFUSED_IN_FREE_TEXT: readonly [RegExp, string][] = [
-  // deno-lint-ignore no-control-regex
-  [/[\u0000-\u001f\u007f-\u009f]/, "must not contain control characters (U+0000-U+001F, U+007F-U+009F)"],
+  [CONTROL_CHARACTER, "must not contain control characters (U+0000-U+001F, U+007F-U+009F)"],
   [/[\u2028\u2029]/, "must not contain line or paragraph separators (U+2028, U+2029)"],
   [
     /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/,

@@ -8,6 +8,11 @@ export function queryInteger(min: number, max: number) {
     .pipe(z.number().int().min(min).max(max)).meta(integerParameter(min, max));
 }
 
+/** `queryInteger(min, max)` that is `fallback` when absent, the default shown in the OpenAPI document too. */
+export function queryIntegerOr(min: number, max: number, fallback: number) {
+  return queryInteger(min, max).default(fallback).meta({ default: fallback });
+}
+
 /**
  * A miner's hotkey as a query value: an SS58 address (checksum included), else 400. Any other text
  * names no miner, and it must never reach a statement (PostgreSQL refuses NUL in text).

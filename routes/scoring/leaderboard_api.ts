@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute, jsonResponse } from "../http/openapi.ts";
-import { instant, queryInteger } from "./_query_values.ts";
+import { instant, queryInteger, queryIntegerOr } from "./_query_values.ts";
 
 /** A miner's row of the score table (SCORING.md "Per miner"), key order as published. */
 export const MinerScoringSchema = z.object({
@@ -74,8 +74,7 @@ export const LeaderboardSchema = z.object({
 }).meta({ id: "Leaderboard" });
 
 export const leaderboardQuerySchema = z.strictObject({
-  limit: queryInteger(1, 256).default(20).meta({
-    default: 20,
+  limit: queryIntegerOr(1, 256, 20).meta({
     description: "1..256, default 20.",
   }),
   netuid: queryInteger(0, 65_535).optional().meta({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute, jsonResponse } from "../http/openapi.ts";
-import { instant, queryHotkey, queryInteger } from "./_query_values.ts";
+import { instant, queryHotkey, queryInteger, queryIntegerOr } from "./_query_values.ts";
 
 const probability = z.number().nullable();
 
@@ -48,8 +48,7 @@ export const ScoredEventPage = z.object({
 
 /** Query of `GET /v1/events/scored` (spec §4); unknown parameters are refused. */
 export const scoredEventsQuerySchema = z.strictObject({
-  miners: queryInteger(0, 50).default(10).meta({
-    default: 10,
+  miners: queryIntegerOr(0, 50, 10).meta({
     description: "Miner rows per event, 0..50, default 10; 0: stats only (plus the requested miner's row).",
   }),
   uid: queryInteger(0, 65_535).optional().meta({
@@ -61,8 +60,7 @@ export const scoredEventsQuerySchema = z.strictObject({
   cursor: z.string().min(1).max(2_048).optional().meta({
     description: "`nextCursor` of the previous page, with the same other parameters.",
   }),
-  limit: queryInteger(1, 25).default(10).meta({
-    default: 10,
+  limit: queryIntegerOr(1, 25, 10).meta({
     description: "Events per page, 1..25, default 10.",
   }),
 }).superRefine((query, ctx) => {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineRoute, jsonResponse } from "../http/openapi.ts";
 import type { SignatureAccess } from "../middleware/signature_auth.ts";
 import { ValidatorSignatureHeaders } from "../validators/validators_api.ts";
-import { instant, queryHotkey, queryInteger } from "./_query_values.ts";
+import { instant, queryHotkey, queryIntegerOr } from "./_query_values.ts";
 
 const byOutcome = z.record(z.string(), z.number().nullable());
 
@@ -67,12 +67,10 @@ export const scoredPredictionsQuerySchema = z.strictObject({
   cursor: z.string().min(1).max(2_048).optional().meta({
     description: "`nextCursor` of the previous page, with the same other parameters.",
   }),
-  limit: queryInteger(1, 200).default(50).meta({
-    default: 50,
+  limit: queryIntegerOr(1, 200, 50).meta({
     description: "1..200, default 50.",
   }),
-  days: queryInteger(1, 365).default(30).meta({
-    default: 30,
+  days: queryIntegerOr(1, 365, 30).meta({
     description: "Rolling window by resolvedAt, 1..365 days.",
   }),
 });
