@@ -36,6 +36,7 @@ import "../scoring/scored_predictions_feed_test.ts";
 import "../scoring/scoring_job_test.ts";
 import "../scoring/scoring_math_test.ts";
 import "../scripts/start_test.ts";
+import "../scripts/validate_cli_test.ts";
 import "../storage/assignment_digests_contract_test.ts";
 import "../storage/assignment_scoring_reads_contract_test.ts";
 import "../storage/forecast_history_store_contract_test.ts";

@@ -1,0 +1,205 @@
+/**
+ * `deno task validate` against a service: it leases, runs the agent with python3 and submits with
+ * signed requests; a failing, slow or malformed agent is submitted as a failed run; a tampered
+ * agent is never run.
+ */
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { base64 } from "@scure/base";
+import { signerFromSecretHex } from "../../actors/validators/mod.ts";
+import { type Loop, openLoop, testSigner, uploadAgent } from "../support/validator_loop.ts";
+import { runValidate, type ValidateDeps, type ValidateIo, validateOnce } from "../../scripts/validate.ts";
+
+/** The validator's signing secret, as the CLI takes it (`FGW_SIGNING_SECRET`). */
+const VALIDATOR_SECRET = "5a".repeat(32);
+const VALIDATOR = signerFromSecretHex(VALIDATOR_SECRET);
+const MINER = testSigner("validate-cli-miner");
+const EXAMPLE_AGENT = await Deno.readTextFile(
+  fileURLToPath(new URL("../../docs/examples/agent_example.py", import.meta.url)),
+);
+const hasPython = await new Deno.Command("python3", { args: ["--version"], stdout: "null", stderr: "null" })
+  .output().then((output) => output.success, () => false);
+const needsPython = { ignore: !hasPython };
+
+/** A loop with one event whose miner's latest agent is `code`. */
+async function loopWith(code: string): Promise<Loop> {
+  const loop = await openLoop({ validators: [VALIDATOR], miners: [MINER], events: 1 });
+  // A second later than the loop's own agent, so that this one is the miner's latest version.
+  loop.service.clock.advance(1_000);
+  await uploadAgent(loop.service.storage, MINER.hotkey, code, loop.service.clock.now());
+  await loop.sync();
+  return loop;
+}
+
+/** The script's dependencies, its requests going to `loop`'s service in process. */
+function depsFor(loop: Loop, timeoutMs = 60_000): ValidateDeps {
+  return {
+    base: "http://gateway.test",
+    signer: VALIDATOR,
+    fetch: (url, init) => {
+      const { pathname, search } = new URL(url);
+      return loop.service.request(pathname + search, init);
+    },
+    nowMs: () => loop.service.clock.now(),
+    run: { python: "python3", timeoutMs },
+  };
+}
+
+async function storedPrediction(loop: Loop, agentPredictionId: string) {
+  const stored = await loop.service.storage.assignments.getPrediction(agentPredictionId);
+  assert.ok(stored, "the prediction is stored");
+  return stored;
+}
+
+Deno.test({
+  name: "the shipped example agent is leased, run and submitted as a valid prediction",
+  ...needsPython,
+  fn: async () => {
+    const loop = await loopWith(EXAMPLE_AGENT);
+    await using _service = loop.service;
+    const result = await validateOnce(depsFor(loop));
+    assert.equal(result.outcome, "submitted");
+    if (result.outcome !== "submitted") return;
+    assert.equal(result.failure, null);
+    assert.equal(result.minerHotkey, MINER.hotkey);
+    assert.equal(result.eventId, loop.events[0]!.id);
+    const assignment = await loop.service.storage.assignments.get(result.agentPredictionId);
+    assert.equal(assignment?.status, "submitted");
+    const stored = await storedPrediction(loop, result.agentPredictionId);
+    assert.equal(stored.validatorHotkey, VALIDATOR.hotkey);
+    assert.equal(stored.validation.isValid, true, JSON.stringify(stored.validation));
+    assert.equal(stored.reported.executionMetadata.predictionIsInvalid, false);
+    const trace = await loop.service.storage.assignments.getTrace(result.agentPredictionId) as {
+      trace: { reasoning: { method: string } };
+    };
+    assert.equal(trace.trace.reasoning.method, "market prices, normalised");
+    // The only assignment is taken: the next turn finds none.
+    assert.deepEqual(await validateOnce(depsFor(loop)), { outcome: "none_available" });
+  },
+});
+
+const FAILING_AGENTS: [string, string, string][] = [
+  ["raises", `def agent_main(event):\n    raise ValueError("no data for " + event["id"])\n`, "ValueError"],
+  ["returns a list", `def agent_main(event):\n    return [1, 2]\n`, "InvalidResult"],
+  ["returns NaN", `def agent_main(event):\n    return {"x": float("nan")}\n`, "ValueError"],
+  [
+    "returns a NUL in its reasoning",
+    `def agent_main(event):\n    o = [x["outcomeId"] for x in event["outcomes"]]\n` +
+    `    return {"predictedOutcomeId": o[0], "confidence": 1, "outcomeProbabilities": {o[0]: 1, o[1]: 0}, ` +
+    `"reasoning": "a\\u0000b"}\n`,
+    "InvalidResult",
+  ],
+  ["never returns", `import time\ndef agent_main(event):\n    time.sleep(60)\n`, "Timeout"],
+  ["is async and raises", `async def agent_main(event):\n    raise RuntimeError("boom")\n`, "RuntimeError"],
+];
+
+for (const [label, code, errorType] of FAILING_AGENTS) {
+  Deno.test({
+    name: `an agent that ${label} is submitted as a failed run (${errorType}), counted invalid`,
+    ...needsPython,
+    fn: async () => {
+      const loop = await loopWith(code);
+      await using _service = loop.service;
+      const result = await validateOnce(depsFor(loop, 2_000));
+      assert.equal(result.outcome, "submitted");
+      if (result.outcome !== "submitted") return;
+      assert.equal(result.failure?.type, errorType, JSON.stringify(result.failure));
+      const stored = await storedPrediction(loop, result.agentPredictionId);
+      assert.equal(stored.validation.isValid, false);
+      assert.ok(
+        stored.validation.reasons.includes("agent_reported_invalid"),
+        JSON.stringify(stored.validation),
+      );
+      assert.equal(stored.reported.executionMetadata.predictionIsInvalid, true);
+    },
+  });
+}
+
+Deno.test({
+  name: "an agent whose code does not match the lease's digest is never run, and nothing is submitted",
+  ...needsPython,
+  fn: async () => {
+    const loop = await loopWith(EXAMPLE_AGENT);
+    await using _service = loop.service;
+    const scratch = await Deno.makeTempDir();
+    const marker = `${scratch}/ran`;
+    const honest = depsFor(loop);
+    const tampered: ValidateDeps = {
+      ...honest,
+      fetch: async (url, init) => {
+        const response = await honest.fetch(url, init);
+        if (init.method !== "GET") return response;
+        const lease = await response.json();
+        const code = `open(${
+          JSON.stringify(marker)
+        }, "w").write("ran")\ndef agent_main(event):\n    return {}\n`;
+        lease.assignment.agent.code = base64.encode(new TextEncoder().encode(code));
+        return Response.json(lease);
+      },
+    };
+    await assert.rejects(validateOnce(tampered), /SHA-256/);
+    assert.equal(
+      await Deno.stat(marker).then(() => true, () => false),
+      false,
+      "the tampered code did not run",
+    );
+    await Deno.remove(scratch, { recursive: true });
+    const leased = await loop.service.storage.assignments.listEventPredictions(loop.events[0]!.id, {
+      limit: 10,
+    });
+    assert.deepEqual(leased, []);
+  },
+});
+
+function cliIo(loop: Loop, env: Record<string, string>): ValidateIo & { lines: string[]; errors: string[] } {
+  const deps = depsFor(loop);
+  const lines: string[] = [];
+  const errors: string[] = [];
+  return {
+    env,
+    out: (text) => lines.push(text),
+    err: (text) => errors.push(text),
+    fetch: deps.fetch,
+    nowMs: deps.nowMs,
+    lines,
+    errors,
+  };
+}
+
+Deno.test({
+  name: "the CLI runs up to --max turns, stops when none is available, and says what each did",
+  ...needsPython,
+  fn: async () => {
+    const loop = await loopWith(EXAMPLE_AGENT);
+    await using _service = loop.service;
+    const io = cliIo(loop, { FGW_SIGNING_SECRET: VALIDATOR_SECRET });
+    assert.equal(await runValidate(["--base", "http://gateway.test", "--max", "5"], io), 0);
+    assert.deepEqual(io.lines.map((line) => JSON.parse(line).outcome), ["submitted", "none_available"]);
+    assert.deepEqual(io.errors, []);
+  },
+});
+
+Deno.test("the CLI refuses a missing secret, a bad --base or --max, with status 2 and the usage", async () => {
+  const loop = await openLoop({ validators: [VALIDATOR], miners: [MINER], events: 1 });
+  await using _service = loop.service;
+  const cases: [string[], Record<string, string>, RegExp][] = [
+    [["--base", "http://gateway.test"], {}, /FGW_SIGNING_SECRET is not set/],
+    [["--base", "not a url"], { FGW_SIGNING_SECRET: VALIDATOR_SECRET }, /--base must be a URL/],
+    [["--base", "http://x", "--max", "0"], { FGW_SIGNING_SECRET: VALIDATOR_SECRET }, /--max/],
+    [["--base", "http://x", "--bogus"], { FGW_SIGNING_SECRET: VALIDATOR_SECRET }, /bogus/],
+  ];
+  for (const [argv, env, message] of cases) {
+    const io = cliIo(loop, env);
+    assert.equal(await runValidate(argv, io), 2, argv.join(" "));
+    assert.match(io.errors.join("\n"), message);
+    assert.match(io.errors.join("\n"), /Usage: deno task validate/);
+  }
+});
+
+Deno.test("a refused request (a validator not in the metagraph) ends the CLI with status 1 and the gateway's answer", async () => {
+  const loop = await openLoop({ validators: [VALIDATOR], miners: [MINER], events: 1 });
+  await using _service = loop.service;
+  const io = cliIo(loop, { FGW_SIGNING_SECRET: "a5".repeat(32) });
+  assert.equal(await runValidate(["--base", "http://gateway.test"], io), 1);
+  assert.match(io.errors.join("\n"), /403.*hotkey_not_in_metagraph/);
+});
