@@ -1,30 +1,60 @@
 /**
  * One run of a miner's agent for `deno task validate`: the code in a scratch directory, run by
- * `scripts/agent_runner.py` in a fresh Python process with an empty environment, killed at the
- * time limit. This is the contract's mechanics, not a sandbox: docs/agents.md ("Limits a
+ * `scripts/agent_runner.py` in a fresh Python process with an empty environment, leading its own
+ * process group, which is killed at the time limit and whenever the run ends (so nothing the agent
+ * started outlives it). This is the contract's mechanics, not a sandbox: docs/agents.md ("Limits a
  * validator enforces") lists the isolation a production validator adds around it.
  */
 import { fileURLToPath } from "node:url";
+import { PipeReader } from "./_pipe_reader.ts";
 
 const RUNNER = fileURLToPath(new URL("./agent_runner.py", import.meta.url));
-/** Most bytes of the agent's result read back (a result is a few KiB; the trace at most 256 KiB). */
+/** Most bytes of the runner's answer read back (a result is a few KiB; the trace at most 256 KiB). */
 export const MAX_RESULT_BYTES = 1024 * 1024;
+/** Bytes kept of the end of the agent's stderr (its prints, a crash's last words). */
+const STDERR_TAIL_BYTES = 4096;
+/** How long the pipes may stay open after the process ended (a child that left the group holds them). */
+const PIPE_GRACE_MS = 1_000;
 /** Most characters of an error message kept for the failed run's trace. */
 const MAX_ERROR_CHARS = 1_000;
 
 export interface AgentRunOptions {
   /** The Python interpreter (default `python3`). */
   python: string;
-  /** Wall-clock limit of the run; the process is killed at it. */
+  /** Wall-clock limit of the run; the process group is killed at it. */
   timeoutMs: number;
+  /** Aborts the run (the validator stops): the group is killed and `runAgent` rejects. */
+  signal?: AbortSignal;
 }
 
-/** What the run gave: the agent's result, or why it failed. */
+export type RunError = { type: string; message: string };
+
+/** What the run gave: the agent's result, or why the agent failed. */
 export type AgentOutcome =
   | { ok: true; result: unknown; runtimeMs: number }
-  | { ok: false; error: { type: string; message: string }; runtimeMs: number };
+  | { ok: false; error: RunError; runtimeMs: number };
 
-/** Runs `agent_main(event)` of `code` once (see the module comment). */
+/**
+ * Throws unless `python` runs the agent runner (the validator's start-up check: a missing or
+ * broken interpreter is the validator's fault, never a miner's failed run).
+ */
+export async function checkPython(python: string): Promise<void> {
+  const output = await new Deno.Command(python, { args: ["-I", RUNNER, "--check"], clearEnv: true })
+    .output()
+    .catch((error) => {
+      throw new Error(`${python} cannot be started: ${error instanceof Error ? error.message : error}`);
+    });
+  const said = new TextDecoder().decode(output.stdout);
+  if (!output.success || said !== "ok") {
+    const stderr = new TextDecoder().decode(output.stderr).trim().split("\n").at(-1) ?? "";
+    throw new Error(`${python} cannot run the agent runner (${RUNNER}): ${stderr || `exit ${output.code}`}`);
+  }
+}
+
+/**
+ * Runs `agent_main(event)` of `code` once (see the module comment). Rejects when the run could not
+ * be made (the interpreter cannot be started) or was aborted: neither is the agent's failure.
+ */
 export async function runAgent(
   code: string,
   event: unknown,
@@ -32,26 +62,22 @@ export async function runAgent(
 ): Promise<AgentOutcome> {
   const dir = await Deno.makeTempDir({ prefix: "fgw-agent-" });
   const startedMs = performance.now();
-  const elapsed = () => Math.round(performance.now() - startedMs);
   try {
     await Deno.writeTextFile(`${dir}/agent.py`, code);
-    const outcome = await runInDirectory(dir, JSON.stringify(event), options);
-    return outcome.ok
-      ? { ok: true, result: outcome.result, runtimeMs: elapsed() }
-      : { ok: false, error: outcome.error, runtimeMs: elapsed() };
-  } catch (error) {
-    const failure = error instanceof Deno.errors.NotFound
-      ? { type: "PythonNotFound", message: `${options.python} is not installed` }
-      : { type: "RunFailed", message: String(error).slice(0, MAX_ERROR_CHARS) };
-    return { ok: false, error: failure, runtimeMs: elapsed() };
+    const judged = await runInDirectory(dir, JSON.stringify(event), options);
+    const runtimeMs = Math.round(performance.now() - startedMs);
+    return judged.ok
+      ? { ok: true, result: judged.result, runtimeMs }
+      : { ok: false, error: judged.error, runtimeMs };
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
 }
 
-type RunResult = { ok: true; result: unknown } | { ok: false; error: { type: string; message: string } };
+type Judged = { ok: true; result: unknown } | { ok: false; error: RunError };
 
-async function runInDirectory(dir: string, eventJson: string, options: AgentRunOptions): Promise<RunResult> {
+async function runInDirectory(dir: string, eventJson: string, options: AgentRunOptions): Promise<Judged> {
+  options.signal?.throwIfAborted();
   const child = new Deno.Command(options.python, {
     args: ["-I", RUNNER],
     cwd: dir,
@@ -61,85 +87,68 @@ async function runInDirectory(dir: string, eventJson: string, options: AgentRunO
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  const stdout = new PipeReader(child.stdout, { keep: "head", limit: MAX_RESULT_BYTES });
+  const stderr = new PipeReader(child.stderr, { keep: "tail", limit: STDERR_TAIL_BYTES });
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    killQuietly(child);
+    killGroup(child);
   }, options.timeoutMs);
+  const abort = () => killGroup(child);
+  options.signal?.addEventListener("abort", abort);
   try {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(eventJson)).catch(() => {});
-    await writer.close().catch(() => {});
-    const [stdout, stderr, status] = await Promise.all([
-      readCapped(child.stdout, MAX_RESULT_BYTES),
-      readCapped(child.stderr, MAX_ERROR_CHARS * 4),
-      child.status,
-    ]);
-    return judged({ stdout, stderr, status, timedOut, options });
+    await feed(child, eventJson);
+    const status = await child.status;
+    killGroup(child); // whatever the agent started and left running
+    await Promise.all([stdout.done(PIPE_GRACE_MS), stderr.done(PIPE_GRACE_MS)]);
+    options.signal?.throwIfAborted();
+    if (timedOut) return failed("Timeout", `the run exceeded ${options.timeoutMs} ms and was killed`);
+    return judged(stdout, stderr.text(), status);
   } finally {
     clearTimeout(timer);
+    options.signal?.removeEventListener("abort", abort);
   }
 }
 
-function judged(
-  run: {
-    stdout: Capped;
-    stderr: Capped;
-    status: Deno.CommandStatus;
-    timedOut: boolean;
-    options: AgentRunOptions;
-  },
-): RunResult {
-  const { stdout, stderr, status, timedOut, options } = run;
-  if (timedOut) return failed("Timeout", `the run exceeded ${options.timeoutMs} ms and was killed`);
-  if (!status.success) return failed(...lastErrorLine(stderr.text));
+async function feed(child: Deno.ChildProcess, eventJson: string): Promise<void> {
+  const writer = child.stdin.getWriter();
+  // A runner that exits before reading (killed at once) closes the pipe: nothing to report here.
+  await writer.write(new TextEncoder().encode(eventJson)).catch(() => {});
+  await writer.close().catch(() => {});
+}
+
+/** The runner's envelope; an agent that ended the process without one has failed. */
+function judged(stdout: PipeReader, stderr: string, status: Deno.CommandStatus): Judged {
   if (stdout.truncated) return failed("ResultTooLarge", `the result exceeds ${MAX_RESULT_BYTES} bytes`);
+  let envelope: unknown;
   try {
-    return { ok: true, result: JSON.parse(stdout.text) };
+    envelope = JSON.parse(stdout.text());
   } catch {
-    return failed("InvalidResult", "the result is not JSON");
+    const last = stderr.trimEnd().split("\n").at(-1) ?? "";
+    const how = status.signal ? `signal ${status.signal}` : `exit code ${status.code}`;
+    return failed(
+      "NoResult",
+      `the agent's process ended without a result (${how})${last ? `: ${last}` : ""}`,
+    );
   }
+  const { ok, result, error } = envelope as { ok?: unknown; result?: unknown; error?: Partial<RunError> };
+  if (ok === true) return { ok: true, result };
+  return failed(String(error?.type ?? "AgentError"), String(error?.message ?? ""));
 }
 
-function failed(type: string, message: string): RunResult {
+function failed(type: string, message: string): Judged {
   return { ok: false, error: { type, message: message.slice(0, MAX_ERROR_CHARS) } };
 }
 
-/** `Type: message` of the runner's last stderr line (tracebacks and the agent's prints come before it). */
-function lastErrorLine(stderr: string): [string, string] {
-  const line = stderr.trimEnd().split("\n").at(-1) ?? "";
-  const match = /^([A-Za-z_][\w.]*): ?(.*)$/.exec(line);
-  return match ? [match[1]!, match[2]!] : ["AgentError", line || "the agent exited with an error"];
-}
-
-interface Capped {
-  text: string;
-  truncated: boolean;
-}
-
-/** The stream's bytes as UTF-8 text, at most `limit` of them (the rest is read and dropped). */
-async function readCapped(stream: ReadableStream<Uint8Array>, limit: number): Promise<Capped> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let truncated = false;
-  for await (const chunk of stream) {
-    if (size + chunk.length > limit) truncated = true;
-    if (size < limit) chunks.push(chunk.subarray(0, limit - size));
-    size += chunk.length;
-  }
-  const bytes = new Uint8Array(Math.min(size, limit));
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return { text: new TextDecoder().decode(bytes), truncated };
-}
-
-function killQuietly(child: Deno.ChildProcess): void {
+/** Kills the runner's process group (it leads one), else the runner alone (before it made the group). */
+function killGroup(child: Deno.ChildProcess): void {
   try {
-    child.kill("SIGKILL");
+    Deno.kill(-child.pid, "SIGKILL");
   } catch {
-    // Already gone.
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // Already gone.
+    }
   }
 }

@@ -1,15 +1,18 @@
 """Runs one forecasting agent for `deno task validate` (docs/agents.md, "agent_main").
 
-Reads the leased event as JSON on stdin, loads `agent.py` from the working directory, calls its
-`agent_main(event)` (awaiting it when it is a coroutine) and writes the result as one JSON object on
-stdout. Any failure (the import, the call, a result that is not JSON) ends the process with a
-non-zero status and the error's last line on stderr: the validator then submits a failed run.
+Reads the leased event as JSON on stdin, loads `agent.py` from the working directory and calls its
+`agent_main(event)` (awaiting it when it is a coroutine). It writes one JSON envelope on stdout:
+{"ok": true, "result": ...} or {"ok": false, "error": {"type", "message"}}. The agent's own output
+(print, and its children's) goes to stderr, so that it cannot be taken for the result. The runner
+leads its own process group, so that the validator's kill at the time limit reaches every process
+the agent started. `--check` answers "ok" and does nothing else (the validator's start-up check).
 """
 
 import asyncio
 import importlib.util
 import inspect
 import json
+import os
 import sys
 
 
@@ -24,18 +27,42 @@ async def _awaited(awaitable):
     return await awaitable
 
 
-def main():
-    event = json.load(sys.stdin)
+def run_agent(event):
     result = load_agent("agent.py").agent_main(event)
     if inspect.isawaitable(result):
         result = asyncio.run(_awaited(result))
-    sys.stdout.write(json.dumps(result, allow_nan=False))
+    return result
+
+
+def failure(error):
+    text = str(error)
+    return {"ok": False, "error": {"type": type(error).__name__, "message": text.splitlines()[0] if text else ""}}
+
+
+def envelope_text(event):
+    try:
+        envelope = {"ok": True, "result": run_agent(event)}
+    except BaseException as error:  # the run failed, whatever the reason (SystemExit included)
+        envelope = failure(error)
+    try:
+        return json.dumps(envelope, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as error:  # the result is not JSON
+        return json.dumps(failure(error))
+
+
+def main():
+    if sys.argv[1:] == ["--check"]:
+        sys.stdout.write("ok")
+        return
+    os.setsid()
+    result_fd = os.dup(1)  # the envelope's channel; not inherited by the agent's children
+    os.dup2(2, 1)  # from here on, fd 1 (print, children) is stderr
+    event = json.load(sys.stdin)
+    text = envelope_text(event)
+    sys.stdout.flush()
+    with os.fdopen(result_fd, "w", encoding="utf-8") as result:
+        result.write(text)
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except BaseException as error:  # the run failed, whatever the reason: say which, in one line
-        message = str(error).splitlines()[0] if str(error) else ""
-        sys.stderr.write(f"{type(error).__name__}: {message}\n")
-        sys.exit(1)
+    main()

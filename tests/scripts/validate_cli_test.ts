@@ -22,8 +22,8 @@ const hasPython = await new Deno.Command("python3", { args: ["--version"], stdou
 const needsPython = { ignore: !hasPython };
 
 /** A loop with one event whose miner's latest agent is `code`. */
-async function loopWith(code: string): Promise<Loop> {
-  const loop = await openLoop({ validators: [VALIDATOR], miners: [MINER], events: 1 });
+async function loopWith(code: string, env: Record<string, string> = {}): Promise<Loop> {
+  const loop = await openLoop({ validators: [VALIDATOR], miners: [MINER], events: 1, env });
   // A second later than the loop's own agent, so that this one is the miner's latest version.
   loop.service.clock.advance(1_000);
   await uploadAgent(loop.service.storage, MINER.hotkey, code, loop.service.clock.now());
@@ -78,6 +78,10 @@ Deno.test({
   },
 });
 
+/** A valid result for the event, as the example agent would give (Python source of an expression). */
+const VALID_RESULT = `{"predictedOutcomeId": event["outcomes"][0]["outcomeId"], "confidence": 0.5, ` +
+  `"outcomeProbabilities": {o["outcomeId"]: 0.5 for o in event["outcomes"]}}`;
+
 const FAILING_AGENTS: [string, string, string][] = [
   ["raises", `def agent_main(event):\n    raise ValueError("no data for " + event["id"])\n`, "ValueError"],
   ["returns a list", `def agent_main(event):\n    return [1, 2]\n`, "InvalidResult"],
@@ -91,6 +95,8 @@ const FAILING_AGENTS: [string, string, string][] = [
   ],
   ["never returns", `import time\ndef agent_main(event):\n    time.sleep(60)\n`, "Timeout"],
   ["is async and raises", `async def agent_main(event):\n    raise RuntimeError("boom")\n`, "RuntimeError"],
+  ["calls sys.exit(0)", `import sys\ndef agent_main(event):\n    sys.exit(0)\n`, "SystemExit"],
+  ["ends its process with os._exit(0)", `import os\ndef agent_main(event):\n    os._exit(0)\n`, "NoResult"],
 ];
 
 for (const [label, code, errorType] of FAILING_AGENTS) {
@@ -114,6 +120,82 @@ for (const [label, code, errorType] of FAILING_AGENTS) {
     },
   });
 }
+
+Deno.test({
+  name: "an agent that prints while it runs still has its result taken (its output goes to stderr)",
+  ...needsPython,
+  fn: async () => {
+    const code = `def agent_main(event):\n    print("debug: starting")\n    return ${VALID_RESULT}\n`;
+    const loop = await loopWith(code);
+    await using _service = loop.service;
+    const result = await validateOnce(depsFor(loop));
+    assert.ok(result.outcome === "submitted" && result.failure === null, JSON.stringify(result));
+    assert.equal((await storedPrediction(loop, result.agentPredictionId)).validation.isValid, true);
+  },
+});
+
+Deno.test({
+  name: "the error of an agent that logs a lot before it raises is its own, not a log line",
+  ...needsPython,
+  fn: async () => {
+    const code =
+      `import sys\ndef agent_main(event):\n    for i in range(2000):\n        print("log", i, file=sys.stderr)\n` +
+      `    raise RuntimeError("real cause")\n`;
+    const loop = await loopWith(code);
+    await using _service = loop.service;
+    const result = await validateOnce(depsFor(loop));
+    assert.equal(result.outcome, "submitted");
+    assert.deepEqual(result.outcome === "submitted" && result.failure, {
+      type: "RuntimeError",
+      message: "real cause",
+    });
+  },
+});
+
+Deno.test({
+  name: "what an agent starts does not outlive its run, nor hold the validator past it",
+  ...needsPython,
+  fn: async () => {
+    const scratch = await Deno.makeTempDir();
+    const pidFile = `${scratch}/child.pid`;
+    const code =
+      `import subprocess\ndef agent_main(event):\n    child = subprocess.Popen(["sleep", "30"])\n` +
+      `    open(${JSON.stringify(pidFile)}, "w").write(str(child.pid))\n    return ${VALID_RESULT}\n`;
+    const loop = await loopWith(code);
+    await using _service = loop.service;
+    const startedMs = Date.now();
+    const result = await validateOnce(depsFor(loop));
+    assert.ok(Date.now() - startedMs < 10_000, "the turn did not wait for the agent's child");
+    assert.ok(result.outcome === "submitted" && result.failure === null, JSON.stringify(result));
+    const pid = Number(await Deno.readTextFile(pidFile));
+    assert.ok(await gone(pid), `the agent's child ${pid} was killed with the run`);
+    await Deno.remove(scratch, { recursive: true });
+  },
+});
+
+/** True once process `pid` no longer runs (gone, or a zombie waiting to be reaped), within 5 s. */
+async function gone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 100; i++) {
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => null);
+    if (stat === null || / Z /.test(stat)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
+
+Deno.test({
+  name: "a run never outlives its lease: the time limit is cut to what is left of it",
+  ...needsPython,
+  fn: async () => {
+    const code = `import time\ndef agent_main(event):\n    time.sleep(60)\n`;
+    const loop = await loopWith(code, { FGW_LEASE_MS: "1500" });
+    await using _service = loop.service;
+    const startedMs = Date.now();
+    const result = await validateOnce(depsFor(loop, 60_000));
+    assert.ok(Date.now() - startedMs < 10_000, "killed at the lease, not at --timeout-ms");
+    assert.equal(result.outcome === "submitted" && result.failure?.type, "Timeout");
+  },
+});
 
 Deno.test({
   name: "an agent whose code does not match the lease's digest is never run, and nothing is submitted",
@@ -184,9 +266,15 @@ Deno.test("the CLI refuses a missing secret, a bad --base or --max, with status 
   await using _service = loop.service;
   const cases: [string[], Record<string, string>, RegExp][] = [
     [["--base", "http://gateway.test"], {}, /FGW_SIGNING_SECRET is not set/],
-    [["--base", "not a url"], { FGW_SIGNING_SECRET: VALIDATOR_SECRET }, /--base must be a URL/],
+    [["--base", "not a url"], { FGW_SIGNING_SECRET: VALIDATOR_SECRET }, /--base must be an http/],
     [["--base", "http://x", "--max", "0"], { FGW_SIGNING_SECRET: VALIDATOR_SECRET }, /--max/],
     [["--base", "http://x", "--bogus"], { FGW_SIGNING_SECRET: VALIDATOR_SECRET }, /bogus/],
+    [["--base", "localhost:8080"], { FGW_SIGNING_SECRET: VALIDATOR_SECRET }, /http:\/\/ or https:\/\//],
+    [
+      ["--base", "http://x", "--timeout-ms", "3000000000"],
+      { FGW_SIGNING_SECRET: VALIDATOR_SECRET },
+      /--timeout-ms/,
+    ],
   ];
   for (const [argv, env, message] of cases) {
     const io = cliIo(loop, env);
@@ -202,4 +290,61 @@ Deno.test("a refused request (a validator not in the metagraph) ends the CLI wit
   const io = cliIo(loop, { FGW_SIGNING_SECRET: "a5".repeat(32) });
   assert.equal(await runValidate(["--base", "http://gateway.test"], io), 1);
   assert.match(io.errors.join("\n"), /403.*hotkey_not_in_metagraph/);
+});
+
+Deno.test({
+  name: "an interpreter that cannot run the agent stops the CLI before it leases anything (status 2)",
+  ...needsPython,
+  fn: async () => {
+    const loop = await loopWith(EXAMPLE_AGENT);
+    await using _service = loop.service;
+    for (const python of ["/nonexistent/python3", "false"]) {
+      const io = cliIo(loop, { FGW_SIGNING_SECRET: VALIDATOR_SECRET });
+      assert.equal(await runValidate(["--base", "http://gateway.test", "--python", python], io), 2, python);
+      assert.match(io.errors.join("\n"), new RegExp(python.replaceAll("/", "\\/")));
+      assert.deepEqual(io.lines, []);
+    }
+    // The assignment was never leased: a working interpreter gets it.
+    const result = await validateOnce(depsFor(loop));
+    assert.ok(result.outcome === "submitted" && result.failure === null, JSON.stringify(result));
+  },
+});
+
+Deno.test({
+  name: "a gateway that cannot be reached ends the CLI with status 1, naming the request",
+  ...needsPython,
+  fn: async () => {
+    const lines: string[] = [];
+    const errors: string[] = [];
+    const io: ValidateIo = {
+      env: { FGW_SIGNING_SECRET: VALIDATOR_SECRET },
+      out: (text) => lines.push(text),
+      err: (text) => errors.push(text),
+      fetch: (url, init) => fetch(url, init),
+      nowMs: () => Date.now(),
+    };
+    assert.equal(await runValidate(["--base", "http://127.0.0.1:9"], io), 1);
+    assert.match(errors.join("\n"), /GET http:\/\/127\.0\.0\.1:9\/v1\/validators\/agent-and-event failed/);
+    assert.deepEqual(lines, []);
+  },
+});
+
+Deno.test({
+  name: "stopping the CLI mid-run kills the agent and submits nothing for it (status 130)",
+  ...needsPython,
+  fn: async () => {
+    const loop = await loopWith(`import time\ndef agent_main(event):\n    time.sleep(60)\n`);
+    await using _service = loop.service;
+    const stop = new AbortController();
+    const io = { ...cliIo(loop, { FGW_SIGNING_SECRET: VALIDATOR_SECRET }), signal: stop.signal };
+    setTimeout(() => stop.abort(), 500);
+    const startedMs = Date.now();
+    assert.equal(await runValidate(["--base", "http://gateway.test"], io), 130);
+    assert.ok(Date.now() - startedMs < 10_000, "stopped at once, not at the time limit");
+    assert.match(io.errors.join("\n"), /interrupted/);
+    assert.deepEqual(
+      await loop.service.storage.assignments.listEventPredictions(loop.events[0]!.id, { limit: 10 }),
+      [],
+    );
+  },
 });
