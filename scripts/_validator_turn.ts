@@ -16,6 +16,10 @@ const LEASE_PATH = "/v1/validators/agent-and-event";
 const SUBMIT_PATH = "/v1/validators/prediction";
 /** Least time a run gets, however little of the lease is left. */
 const LEAST_RUN_MS = 1_000;
+/** Attempts of a submission (it is idempotent for its validator: a retry gets the same ack). */
+const SUBMIT_ATTEMPTS = 3;
+/** Longest pause between two attempts, whatever `Retry-After` says. */
+const MAX_PAUSE_MS = 10_000;
 
 export interface ValidateDeps {
   /** The gateway's base URL, e.g. `http://127.0.0.1:8080`. */
@@ -41,7 +45,7 @@ export type TurnResult =
 
 /** An answer of the gateway other than the one expected: its status and error body. */
 export class GatewayAnswerError extends Error {
-  constructor(readonly status: number, readonly body: string) {
+  constructor(readonly status: number, readonly body: string, readonly retryAfter: string | null = null) {
     super(`the gateway answered ${status}: ${body.slice(0, 500)}`);
     this.name = "GatewayAnswerError";
   }
@@ -58,7 +62,7 @@ export async function validateOnce(deps: ValidateDeps): Promise<TurnResult> {
   const timeoutMs = Math.max(LEAST_RUN_MS, Math.min(deps.run.timeoutMs, leaseLeftMs));
   const outcome = await runAgent(code, assignment.event, { ...deps.run, timeoutMs });
   const { submission, failure } = submissionOf(assignment, outcome, new Date(deps.nowMs()).toISOString());
-  SubmissionAckSchema.parse(await signedJson(deps, "POST", SUBMIT_PATH, JSON.stringify(submission)));
+  SubmissionAckSchema.parse(await submit(deps, JSON.stringify(submission)));
   return {
     outcome: "submitted",
     agentPredictionId: assignment.agentPredictionId,
@@ -81,8 +85,33 @@ export function verifiedCode(assignment: LeasedAssignment): string {
   return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
 }
 
+/**
+ * Posts the submission, again after a network failure, a 429 or a 5xx (at most `SUBMIT_ATTEMPTS`
+ * times, pausing 1 s, then 2 s, or what `Retry-After` asks up to 10 s): the run's result is not lost
+ * to a blip. Never a lease: a second lease request could take a second assignment.
+ */
+async function submit(deps: ValidateDeps, body: string): Promise<unknown> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await signedJson(deps, "POST", SUBMIT_PATH, body);
+    } catch (error) {
+      const pauseMs = retryPause(error, attempt);
+      if (attempt >= SUBMIT_ATTEMPTS || pauseMs === null || deps.run.signal?.aborted) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  }
+}
+
+/** How long to wait before retrying after `error`, or null when retrying cannot help. */
+function retryPause(error: unknown, attempt: number): number | null {
+  if (!(error instanceof GatewayAnswerError)) return 1_000 * attempt; // the network
+  if (error.status !== 429 && error.status < 500) return null;
+  const asked = Number(error.retryAfter);
+  return Number.isFinite(asked) && asked > 0 ? Math.min(asked * 1_000, MAX_PAUSE_MS) : 1_000 * attempt;
+}
+
 async function signedJson(deps: ValidateDeps, method: string, path: string, body?: string): Promise<unknown> {
-  const url = new URL(path, deps.base).href;
+  const url = `${deps.base.replace(/\/+$/, "")}${path}`; // a base with a path keeps it
   const headers = signRequest(deps.signer, { method, url, ...(body !== undefined ? { body } : {}) }, {
     role: "validator",
     nowMs: deps.nowMs(),
@@ -96,6 +125,6 @@ async function signedJson(deps: ValidateDeps, method: string, path: string, body
     throw new Error(`${method} ${url} failed: ${error instanceof Error ? error.message : error}${cause}`);
   });
   const text = await response.text();
-  if (!response.ok) throw new GatewayAnswerError(response.status, text);
+  if (!response.ok) throw new GatewayAnswerError(response.status, text, response.headers.get("retry-after"));
   return JSON.parse(text);
 }

@@ -348,3 +348,46 @@ Deno.test({
     );
   },
 });
+
+Deno.test({
+  name: "a submission that meets a network failure or a 503 is sent again, and lands once",
+  ...needsPython,
+  fn: async () => {
+    const loop = await loopWith(EXAMPLE_AGENT);
+    await using _service = loop.service;
+    const honest = depsFor(loop);
+    const posts: string[] = [];
+    const flaky: ValidateDeps = {
+      ...honest,
+      fetch: (url, init) => {
+        if (init.method !== "POST") return honest.fetch(url, init);
+        posts.push(url);
+        if (posts.length === 1) return Promise.reject(new TypeError("connection reset"));
+        if (posts.length === 2) {
+          return Promise.resolve(new Response("{}", { status: 503, headers: { "retry-after": "1" } }));
+        }
+        return honest.fetch(url, init);
+      },
+    };
+    const result = await validateOnce(flaky);
+    assert.ok(result.outcome === "submitted" && result.failure === null, JSON.stringify(result));
+    assert.equal(posts.length, 3);
+    assert.equal((await loop.service.storage.assignments.get(result.agentPredictionId))?.status, "submitted");
+  },
+});
+
+Deno.test("a base URL with a path keeps it: requests go under it", async () => {
+  const seen: string[] = [];
+  const deps: ValidateDeps = {
+    base: "http://gateway.test/forecasting/",
+    signer: VALIDATOR,
+    fetch: (url) => {
+      seen.push(url);
+      return Promise.resolve(Response.json({ error: { code: "not_found" } }, { status: 404 }));
+    },
+    nowMs: () => Date.now(),
+    run: { python: "python3", timeoutMs: 1_000 },
+  };
+  await assert.rejects(validateOnce(deps), /404/);
+  assert.deepEqual(seen, ["http://gateway.test/forecasting/v1/validators/agent-and-event"]);
+});
