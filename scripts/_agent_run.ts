@@ -13,10 +13,10 @@ const RUNNER = fileURLToPath(new URL("./agent_runner.py", import.meta.url));
 export const MAX_RESULT_BYTES = 1024 * 1024;
 /** Bytes kept of the end of the agent's stderr (its prints, a crash's last words). */
 const STDERR_TAIL_BYTES = 4096;
+/** How long the interpreter check may take. */
+const CHECK_TIMEOUT_MS = 10_000;
 /** How long the pipes may stay open after the process ended (a child that left the group holds them). */
 const PIPE_GRACE_MS = 1_000;
-/** Most characters of an error message kept for the failed run's trace. */
-const MAX_ERROR_CHARS = 1_000;
 
 export interface AgentRunOptions {
   /** The Python interpreter (default `python3`). */
@@ -39,11 +39,15 @@ export type AgentOutcome =
  * broken interpreter is the validator's fault, never a miner's failed run).
  */
 export async function checkPython(python: string): Promise<void> {
-  const output = await new Deno.Command(python, { args: ["-I", RUNNER, "--check"], clearEnv: true })
-    .output()
-    .catch((error) => {
-      throw new Error(`${python} cannot be started: ${error instanceof Error ? error.message : error}`);
-    });
+  const command = new Deno.Command(python, {
+    args: ["-I", RUNNER, "--check"],
+    clearEnv: true,
+    signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
+  });
+  // `output()` throws at once when the program cannot be spawned: a promise catches both ways.
+  const output = await Promise.resolve().then(() => command.output()).catch((error) => {
+    throw new Error(`${python} cannot be started: ${error instanceof Error ? error.message : error}`);
+  });
   const said = new TextDecoder().decode(output.stdout);
   if (!output.success || said !== "ok") {
     const stderr = new TextDecoder().decode(output.stderr).trim().split("\n").at(-1) ?? "";
@@ -131,13 +135,17 @@ function judged(stdout: PipeReader, stderr: string, status: Deno.CommandStatus):
       `the agent's process ended without a result (${how})${last ? `: ${last}` : ""}`,
     );
   }
+  if (envelope === null || typeof envelope !== "object") {
+    return failed("NoResult", "the agent's process wrote something else than the runner's answer");
+  }
   const { ok, result, error } = envelope as { ok?: unknown; result?: unknown; error?: Partial<RunError> };
   if (ok === true) return { ok: true, result };
   return failed(String(error?.type ?? "AgentError"), String(error?.message ?? ""));
 }
 
+/** A failed run's error (cut to whole code points and made storable by `storableError` where it is submitted). */
 function failed(type: string, message: string): Judged {
-  return { ok: false, error: { type, message: message.slice(0, MAX_ERROR_CHARS) } };
+  return { ok: false, error: { type, message } };
 }
 
 /** Kills the runner's process group (it leads one), else the runner alone (before it made the group). */

@@ -10,7 +10,7 @@ import type { LeasedAssignmentSchema } from "../routes/validators/validators_api
 import { MAX_TRACE_BYTES, SubmissionSchema } from "../routes/validators/validators_api.ts";
 import { refuseUnstorableText } from "../routes/http/validation.ts";
 import { ServiceError } from "../actors/kernel/mod.ts";
-import type { AgentOutcome } from "./_agent_run.ts";
+import type { AgentOutcome, RunError } from "./_agent_run.ts";
 
 export type LeasedAssignment = z.infer<typeof LeasedAssignmentSchema>;
 export type Submission = z.infer<typeof SubmissionSchema>;
@@ -18,7 +18,7 @@ export type Submission = z.infer<typeof SubmissionSchema>;
 /** A submission, and the run's failure when it is one (`predictionIsInvalid: true`). */
 export interface Built {
   submission: Submission;
-  failure: { type: string; message: string } | null;
+  failure: RunError | null;
 }
 
 /** The keys `agent_main` returns (docs/agents.md); anything else about it is the gateway's to judge. */
@@ -67,9 +67,10 @@ export function submissionOf(
  */
 export function failedRun(
   assignment: LeasedAssignment,
-  error: { type: string; message: string },
+  reported: RunError,
   at: { submittedAt: string; runtimeMs: number },
 ): Built {
+  const error = storableError(reported);
   const ids = assignment.event.outcomes.map((outcome) => outcome.outcomeId);
   const submission = {
     agentPredictionId: assignment.agentPredictionId,
@@ -83,6 +84,24 @@ export function failedRun(
     reasoningTrace: { schemaVersion: "1.0", trace: { error } },
   };
   return { submission, failure: error };
+}
+
+/** Most code points of an error's type and message in a failed run. */
+const MAX_ERROR_TYPE = 100;
+const MAX_ERROR_MESSAGE = 1_000;
+/** NUL, and a surrogate without its pair: text the gateway refuses to store (400). */
+// deno-lint-ignore no-control-regex -- NUL is the point: PostgreSQL cannot store it.
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * The error as a failed run can carry it: cut to whole code points, NUL and lone surrogates
+ * replaced by U+FFFD. Its text is the agent's, so without this a failed run could itself be
+ * refused, and the miner's failure never recorded.
+ */
+export function storableError({ type, message }: RunError): RunError {
+  const clean = (text: string, most: number) =>
+    Array.from(text.replace(UNSTORABLE, "\uFFFD")).slice(0, most).join("");
+  return { type: clean(type, MAX_ERROR_TYPE) || "AgentError", message: clean(message, MAX_ERROR_MESSAGE) };
 }
 
 function common(assignment: LeasedAssignment, submittedAt: string) {

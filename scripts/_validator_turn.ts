@@ -97,9 +97,24 @@ async function submit(deps: ValidateDeps, body: string): Promise<unknown> {
     } catch (error) {
       const pauseMs = retryPause(error, attempt);
       if (attempt >= SUBMIT_ATTEMPTS || pauseMs === null || deps.run.signal?.aborted) throw error;
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      await pause(pauseMs, deps.run.signal);
     }
   }
+}
+
+/** Waits `ms`, or rejects as soon as `signal` aborts (the validator is stopping). */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", stop);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", stop, { once: true });
+  });
 }
 
 /** How long to wait before retrying after `error`, or null when retrying cannot help. */

@@ -391,3 +391,52 @@ Deno.test("a base URL with a path keeps it: requests go under it", async () => {
   await assert.rejects(validateOnce(deps), /404/);
   assert.deepEqual(seen, ["http://gateway.test/forecasting/v1/validators/agent-and-event"]);
 });
+
+const UNSTORABLE_ERRORS: [string, string, string][] = [
+  ["a NUL in its error", `def agent_main(event):\n    raise RuntimeError("a\\x00b")\n`, "a\uFFFDb"],
+  [
+    "a lone surrogate in its error",
+    `def agent_main(event):\n    raise RuntimeError("x\\ud800y")\n`,
+    "x\uFFFDy",
+  ],
+  [
+    "an error whose 1,000th character is half of a pair",
+    `def agent_main(event):\n    raise RuntimeError("a" * 999 + "\\U0001F600" + "b")\n`,
+    "a".repeat(999) + "\u{1F600}",
+  ],
+];
+
+for (const [label, code, message] of UNSTORABLE_ERRORS) {
+  Deno.test({
+    name: `an agent that raises with ${label} is still submitted as a failed run, its text made storable`,
+    ...needsPython,
+    fn: async () => {
+      const loop = await loopWith(code);
+      await using _service = loop.service;
+      const result = await validateOnce(depsFor(loop));
+      assert.ok(result.outcome === "submitted", JSON.stringify(result));
+      assert.deepEqual(result.failure, { type: "RuntimeError", message });
+      const stored = await storedPrediction(loop, result.agentPredictionId);
+      assert.ok(stored.validation.reasons.includes("agent_reported_invalid"));
+    },
+  });
+}
+
+Deno.test({
+  name: "an agent that dies with a NUL on stderr, or writes over the runner's answer, is a failed run",
+  ...needsPython,
+  fn: async () => {
+    const agents = [
+      `import os, sys\ndef agent_main(event):\n    sys.stderr.write("x\\x00y\\n")\n    sys.stderr.flush()\n    os._exit(3)\n`,
+      `import os\ndef agent_main(event):\n    try:\n        os.write(3, b"null")\n    except OSError:\n        pass\n    os._exit(0)\n`,
+    ];
+    for (const code of agents) {
+      const loop = await loopWith(code);
+      await using _service = loop.service;
+      const result = await validateOnce(depsFor(loop));
+      assert.ok(result.outcome === "submitted", JSON.stringify(result));
+      assert.equal(result.failure?.type, "NoResult");
+      assert.ok(!result.failure?.message.includes("\u0000"));
+    }
+  },
+});
