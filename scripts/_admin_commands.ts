@@ -15,6 +15,8 @@ export interface AdminCommand {
   words: string[];
   args: string[];
   options?: string[];
+  /** Options the command cannot do without (a usage error names them before anything is sent). */
+  required?: string[];
   summary: string;
   call(args: string[], options: AdminOptions): AdminCall;
   render?(body: unknown, args: string[]): string;
@@ -111,7 +113,8 @@ export const ADMIN_COMMANDS: AdminCommand[] = [
     words: ["key", "issue"],
     args: ["orgId"],
     options: ["name", "scopes", "rpm", "pin", "expires"],
-    summary: "--name N --scopes a,b --rpm 60 [--pin HOTKEY] [--expires ISO]; prints the key once",
+    required: ["name", "scopes", "rpm"],
+    summary: "--name N --scopes a,b --rpm N [--pin HOTKEY] [--expires ISO]; prints the key once",
     call: ([orgId], options) => ({
       method: "POST",
       path: `/admin/v1/orgs/${seg(orgId!)}/keys`,

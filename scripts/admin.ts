@@ -78,6 +78,13 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
   const allowed = new Set(["json", ...(command.options ?? [])]);
   const stray = Object.keys(options).find((name) => options[name] !== undefined && !allowed.has(name));
   if (stray) return usageError(io, `${command.words.join(" ")} does not take --${stray}`);
+  const missing = (command.required ?? []).filter((name) => typeof options[name] !== "string");
+  if (missing.length > 0) {
+    return usageError(
+      io,
+      `${command.words.join(" ")} needs ${missing.map((name) => `--${name}`).join(", ")}`,
+    );
+  }
   const token = adminToken(io);
   if (!token) return usageError(io, "FGW_ADMIN_TOKEN is not set");
   if (!isHeaderValue(token)) return usageError(io, `FGW_ADMIN_TOKEN ${NOT_A_HEADER_VALUE}`);

@@ -15,6 +15,7 @@ import { parseArgs } from "node:util";
 import { parseScorerInput, type ScorerInput, scoreV1, weightsForEmit } from "../actors/scoring/mod.ts";
 import { signerFromSecretHex } from "../actors/validators/mod.ts";
 import { readScorerInput } from "./_score_from_service.ts";
+import { callerPath } from "./_caller_path.ts";
 
 /** Where the CLI reads files, settings and the service, and writes its output (tests pass their own). */
 export interface ScoreIo {
@@ -126,7 +127,7 @@ export async function runScore(argv: string[], io: ScoreIo): Promise<number> {
 
 if (import.meta.main) {
   const io: ScoreIo = {
-    readTextFile: (path) => Deno.readTextFile(path),
+    readTextFile: (path) => Deno.readTextFile(callerPath(path)),
     out: (text) => console.log(text),
     err: (text) => console.error(text),
     env: Deno.env.toObject(),

@@ -6,6 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { type RequestToSign, signerFromSecretHex, signRequest } from "../actors/validators/mod.ts";
+import { callerPath } from "./_caller_path.ts";
 
 /** Where the CLI reads its settings and writes its output (tests pass their own). */
 export interface SignIo {
@@ -109,7 +110,7 @@ if (import.meta.main) {
     out: (text) => console.log(text),
     err: (text) => console.error(text),
     nowMs: () => Date.now(),
-    readFile: (path) => Deno.readFile(path),
+    readFile: (path) => Deno.readFile(callerPath(path)),
   });
   Deno.exit(code);
 }

@@ -141,6 +141,9 @@ Deno.test("admin CLI usage errors exit 2 with help; help exits 0; the token is n
       assert.equal(run.code, 2, argv.join(" "));
       assert.match(run.err, /^error: /);
     }
+    const noRpm = await cli("key", "issue", "org_x", "--name", "k", "--scopes", "billing:read");
+    assert.equal(noRpm.code, 2);
+    assert.match(noRpm.err, /^error: key issue needs --rpm\n/);
     const out: string[] = [];
     const noToken = await runAdmin(["org", "show", "o"], {
       env: { FGW_URL: env.FGW_URL },

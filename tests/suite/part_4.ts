@@ -35,6 +35,7 @@ import "../scoring/score_from_service_e2e_test.ts";
 import "../scoring/scored_predictions_feed_test.ts";
 import "../scoring/scoring_job_test.ts";
 import "../scoring/scoring_math_test.ts";
+import "../scripts/caller_path_test.ts";
 import "../scripts/start_test.ts";
 import "../scripts/validate_cli_test.ts";
 import "../storage/assignment_digests_contract_test.ts";
