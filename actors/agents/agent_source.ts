@@ -26,10 +26,14 @@ export interface SourcePosition {
  * Unicode (a lone surrogate has no UTF-8 form) → 400; at most `maxBytes` UTF-8 bytes → 413
  * `payload_too_large`; no NUL character (Python refuses it) → 400 naming the line; it must parse
  * as Python 3 with `@lezer/python` (no error node) → 400 naming the line and column of the first
- * error; and it must define `agent_main` with a top-level `def` or `async def` (decorators
- * allowed), not only in a comment, a string, a class, a function or an `if`/`try` block → 400.
+ * error, or 400 when parsing it takes more than `PARSE_BUDGET_MS` of work (`parsePython`); and it
+ * must define `agent_main` with a top-level `def` or `async def` (decorators allowed), not only in
+ * a comment, a string, a class, a function or an `if`/`try` block → 400.
  */
-export function checkAgentSource(code: string, options: { maxBytes: number }): CheckedAgentSource {
+export async function checkAgentSource(
+  code: string,
+  options: { maxBytes: number },
+): Promise<CheckedAgentSource> {
   if (!code.isWellFormed()) {
     const at = firstLoneSurrogate(code);
     throw invalidCode(`Must be valid UTF-8: it has an unpaired surrogate at ${where(positionAt(code, at))}`);
@@ -46,11 +50,42 @@ export function checkAgentSource(code: string, options: { maxBytes: number }): C
   if (nul !== -1) throw syntaxError(code, nul, "it contains a NUL character");
   // A leading byte-order mark is allowed (Python skips it); it is one character, on line 1.
   const source = code.startsWith("\uFEFF") ? code.slice(1) : code;
-  const tree = parser.parse(source);
+  const tree = await parsePython(source);
   const error = firstErrorOffset(tree);
   if (error !== null) throw syntaxError(source, error, "it does not parse as Python 3");
   requireEntryPoint(tree, source);
   return { sha256: bytesToHex(sha256(bytes)), sizeBytes: bytes.length };
+}
+
+/**
+ * Most parsing work one check may take. A real 1 MiB Python file parses in about 0.3 s here; code
+ * made to be slow for the error-tolerant parser (a megabyte of nested brackets) takes seconds.
+ */
+export const PARSE_BUDGET_MS = 2_000;
+/** Parsing work between two turns of the event loop, which other requests get meanwhile. */
+const PARSE_SLICE_MS = 5;
+
+/**
+ * `source` parsed in slices of about `PARSE_SLICE_MS`, yielding to the event loop between them, so
+ * that an upload never stalls the instance's other requests; past `PARSE_BUDGET_MS` of work it
+ * gives up with 400.
+ */
+async function parsePython(source: string): Promise<Tree> {
+  const parse = parser.startParse(source);
+  let spentMs = 0;
+  for (;;) {
+    const sliceStart = performance.now();
+    let tree: Tree | null = parse.advance();
+    while (tree === null && performance.now() - sliceStart < PARSE_SLICE_MS) tree = parse.advance();
+    spentMs += performance.now() - sliceStart;
+    if (tree !== null) return tree;
+    if (spentMs > PARSE_BUDGET_MS) {
+      throw invalidCode(
+        `Too complex to check: parsing it took more than ${PARSE_BUDGET_MS} ms (real agents take a fraction of that)`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
 }
 
 /** The 1-based line and column of `offset` (a UTF-16 index) in `text`; `\r\n`, `\r`, `\n` end lines. */

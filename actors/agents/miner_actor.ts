@@ -55,7 +55,7 @@ export class MinerActor implements Actor<MinerMessages> {
 
   async #upload(message: Upload): Promise<UploadReply> {
     const { agents, askOrg, clock, maxBytes, cooldownMs } = this.#deps;
-    const checked = checkAgentSource(message.code, { maxBytes });
+    const checked = await checkAgentSource(message.code, { maxBytes });
     // A repeat (a retry whose answer was lost, a daily deploy of unchanged code) is answered as it
     // was, whatever the balance or the cooldown say now.
     const existing = await agents.findBySha256(this.#hotkey, checked.sha256);

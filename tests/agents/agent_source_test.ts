@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
-import { checkAgentSource, positionAt } from "../../actors/agents/mod.ts";
+import { checkAgentSource, PARSE_BUDGET_MS, positionAt } from "../../actors/agents/mod.ts";
 import { ServiceError } from "../../actors/kernel/mod.ts";
 
 const LIMIT = { maxBytes: 1_048_576 };
 const EXAMPLE = new URL("../../docs/examples/agent_example.py", import.meta.url);
 
 /** The ServiceError `checkAgentSource(code)` throws. */
-function refusal(code: string, maxBytes = LIMIT.maxBytes): ServiceError {
+async function refusal(code: string, maxBytes = LIMIT.maxBytes): Promise<ServiceError> {
   try {
-    checkAgentSource(code, { maxBytes });
+    await checkAgentSource(code, { maxBytes });
   } catch (error) {
     assert.ok(error instanceof ServiceError, `expected a ServiceError, got ${error}`);
     return error;
@@ -18,7 +18,7 @@ function refusal(code: string, maxBytes = LIMIT.maxBytes): ServiceError {
   assert.fail(`accepted:\n${code}`);
 }
 
-Deno.test("a top-level def, async def or decorated def of agent_main is accepted, with its digest and size", () => {
+Deno.test("a top-level def, async def or decorated def of agent_main is accepted, with its digest and size", async () => {
   const sources = [
     "def agent_main(event):\n    return {}\n",
     "import json\n\nasync def agent_main(event):\n    return json.loads('{}')\n",
@@ -28,14 +28,14 @@ Deno.test("a top-level def, async def or decorated def of agent_main is accepted
   ];
   for (const code of sources) {
     const bytes = utf8ToBytes(code);
-    assert.deepEqual(checkAgentSource(code, LIMIT), {
+    assert.deepEqual(await checkAgentSource(code, LIMIT), {
       sha256: bytesToHex(sha256(bytes)),
       sizeBytes: bytes.length,
     });
   }
 });
 
-Deno.test("agent_main only in a comment or a string is refused with 400 naming code", () => {
+Deno.test("agent_main only in a comment or a string is refused with 400 naming code", async () => {
   for (
     const code of [
       "# def agent_main(event): pass\nx = 1\n",
@@ -45,14 +45,14 @@ Deno.test("agent_main only in a comment or a string is refused with 400 naming c
       "",
     ]
   ) {
-    const error = refusal(code);
+    const error = await refusal(code);
     assert.equal(error.code, "invalid_request");
     assert.match(error.message, /Must define agent_main with a top-level def or async def/);
     assert.deepEqual((error.details?.["fields"] as { field: string }[]).map((f) => f.field), ["code"]);
   }
 });
 
-Deno.test("agent_main in a nested scope or a block is refused, naming the line of the nested one", () => {
+Deno.test("agent_main in a nested scope or a block is refused, naming the line of the nested one", async () => {
   const cases: [string, number][] = [
     ["def outer():\n    def agent_main(event):\n        pass\n", 2],
     ["class Agent:\n    async def agent_main(self, event):\n        pass\n", 2],
@@ -60,14 +60,14 @@ Deno.test("agent_main in a nested scope or a block is refused, naming the line o
     ["try:\n    import x\nexcept ImportError:\n    pass\nelse:\n    def agent_main(e): pass\n", 6],
   ];
   for (const [code, line] of cases) {
-    const error = refusal(code);
+    const error = await refusal(code);
     assert.equal(error.code, "invalid_request");
     assert.match(error.message, new RegExp(`must be defined at the top level .* line ${line}, column 5`));
     assert.equal(error.details?.["line"], line);
   }
 });
 
-Deno.test("a file that does not parse as Python 3 is refused with 400 naming the line", () => {
+Deno.test("a file that does not parse as Python 3 is refused with 400 naming the line", async () => {
   const cases: [string, number, number][] = [
     ["def agent_main(event):\n    return 1\n\ndef helper(:\n    pass\n", 4, 12],
     ["def agent_main(event):\nreturn 1\n", 2, 1],
@@ -76,27 +76,27 @@ Deno.test("a file that does not parse as Python 3 is refused with 400 naming the
     ['def agent_main(event):\n    s = """never closed\n', 3, 1],
   ];
   for (const [code, line, column] of cases) {
-    const error = refusal(code);
+    const error = await refusal(code);
     assert.equal(error.code, "invalid_request");
     assert.match(error.message, new RegExp(`Syntax error at line ${line}, column ${column}`), error.message);
     assert.equal(error.details?.["line"], line);
     assert.equal(error.details?.["column"], column);
   }
-  const nul = refusal("def agent_main(event):\n    return '\0'\n");
+  const nul = await refusal("def agent_main(event):\n    return '\0'\n");
   assert.match(nul.message, /line 2, column 13: it contains a NUL character/);
 });
 
-Deno.test("code with an unpaired surrogate has no UTF-8 form and is refused with 400", () => {
-  const error = refusal("def agent_main(event):\n    return '\ud800'\n");
+Deno.test("code with an unpaired surrogate has no UTF-8 form and is refused with 400", async () => {
+  const error = await refusal("def agent_main(event):\n    return '\ud800'\n");
   assert.equal(error.code, "invalid_request");
   assert.match(error.message, /valid UTF-8: it has an unpaired surrogate at line 2, column 13/);
 });
 
-Deno.test("code over the byte limit is refused with 413, counting UTF-8 bytes, not characters", () => {
+Deno.test("code over the byte limit is refused with 413, counting UTF-8 bytes, not characters", async () => {
   const code = "def agent_main(event):\n    return 'éé'\n"; // 41 bytes, 39 characters
   assert.equal(utf8ToBytes(code).length, 41);
-  assert.equal(checkAgentSource(code, { maxBytes: 41 }).sizeBytes, 41);
-  const error = refusal(code, 40);
+  assert.equal((await checkAgentSource(code, { maxBytes: 41 })).sizeBytes, 41);
+  const error = await refusal(code, 40);
   assert.equal(error.code, "payload_too_large");
   assert.deepEqual(error.details, { maxBytes: 40, sizeBytes: 41 });
 });
@@ -109,7 +109,38 @@ Deno.test("positions count lines after \\n, \\r\\n or \\r and columns in charact
 
 Deno.test("the shipped example agent passes the upload checks", async () => {
   const code = await Deno.readTextFile(EXAMPLE);
-  assert.equal(checkAgentSource(code, LIMIT).sizeBytes, utf8ToBytes(code).length);
+  assert.equal((await checkAgentSource(code, LIMIT)).sizeBytes, utf8ToBytes(code).length);
+});
+
+Deno.test("code made to be slow for the parser is refused past the parse budget, and never stalls other work", async () => {
+  // About 10 s of work for the error-tolerant parser when parsed in one go.
+  const code = "x=" + "[".repeat(500_000) + "]".repeat(500_000) + "\ndef agent_main(event): pass\n";
+  let ticks = 0;
+  let longestGapMs = 0;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longestGapMs = Math.max(longestGapMs, now - last);
+    last = now;
+    ticks++;
+  }, 10);
+  const startedMs = performance.now();
+  try {
+    const error = await refusal(code);
+    assert.equal(error.code, "invalid_request");
+    assert.match(
+      error.message,
+      new RegExp(`Too complex to check: parsing it took more than ${PARSE_BUDGET_MS} ms`),
+    );
+  } finally {
+    clearInterval(timer);
+  }
+  assert.ok(performance.now() - startedMs < PARSE_BUDGET_MS * 6, "gave up at the budget, not at the end");
+  assert.ok(ticks >= 10, `other work ran meanwhile (${ticks} timer ticks)`);
+  assert.ok(
+    longestGapMs < 1_000,
+    `the event loop was never held long (longest gap ${longestGapMs.toFixed(0)} ms)`,
+  );
 });
 
 const hasPython = await new Deno.Command("python3", { args: ["--version"], stdout: "null", stderr: "null" })
