@@ -86,6 +86,8 @@ export function refuseQueryParameters(url: string): void {
   const at = url.indexOf("?");
   if (at === -1 || at === url.length - 1) return;
   const names = [...new Set(new URLSearchParams(url.slice(at + 1)).keys())];
+  // Only empty pieces (`?&`, `?&&`): no parameter at all, as the routes that take some read it.
+  if (names.length === 0) return;
   const fields = names.map((name) => ({
     field: name,
     problem: `Unknown field "${name}": this route takes no query parameters`,

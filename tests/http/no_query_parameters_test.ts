@@ -26,6 +26,11 @@ Deno.test("a route that takes no query parameters answers 400 naming each one it
     "an empty query",
   );
   assert.equal((await service.request("/v1/credits/balance", keyInit(apiKey))).status, 200);
+  for (const empty of ["?&", "?&&"]) {
+    const answer = await service.request(`/v1/credits/balance${empty}`, keyInit(apiKey));
+    assert.equal(answer.status, 200, `empty pieces (${empty}) are no parameter, as on routes that take some`);
+  }
+  assert.equal((await service.request("/v1/gateway/providers?&")).status, 200);
   const unauthenticated = await service.request("/v1/credits/balance?foo=1");
   assert.equal(unauthenticated.status, 401, "authentication is checked first");
   const prediction = await service.request("/v1/predictions/polymarket-1?foo=1", keyInit(apiKey));
