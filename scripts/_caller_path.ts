@@ -7,7 +7,7 @@ import { isAbsolute, join } from "node:path";
  */
 export function callerPath(
   path: string,
-  env: Record<string, string | undefined> = Deno.env.toObject(),
+  env: Record<string, string | undefined> = { INIT_CWD: Deno.env.get("INIT_CWD") },
 ): string {
   const from = env.INIT_CWD;
   return from === undefined || from === "" || isAbsolute(path) ? path : join(from, path);

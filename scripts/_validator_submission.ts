@@ -89,18 +89,15 @@ export function failedRun(
 /** Most code points of an error's type and message in a failed run. */
 const MAX_ERROR_TYPE = 100;
 const MAX_ERROR_MESSAGE = 1_000;
-/** NUL, and a surrogate without its pair: text the gateway refuses to store (400). */
-// deno-lint-ignore no-control-regex -- NUL is the point: PostgreSQL cannot store it.
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
 /**
  * The error as a failed run can carry it: cut to whole code points, NUL and lone surrogates
  * replaced by U+FFFD. Its text is the agent's, so without this a failed run could itself be
  * refused, and the miner's failure never recorded.
  */
 export function storableError({ type, message }: RunError): RunError {
+  // NUL and lone surrogates are what the gateway cannot store (routes/http/validation.ts `unstorableText`).
   const clean = (text: string, most: number) =>
-    Array.from(text.replace(UNSTORABLE, "\uFFFD")).slice(0, most).join("");
+    Array.from(text.replaceAll("\u0000", "\uFFFD").toWellFormed()).slice(0, most).join("");
   return { type: clean(type, MAX_ERROR_TYPE) || "AgentError", message: clean(message, MAX_ERROR_MESSAGE) };
 }
 

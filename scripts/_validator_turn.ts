@@ -7,6 +7,8 @@
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { base64 } from "@scure/base";
+import { setTimeout as delay } from "node:timers/promises";
+import { parseRetryAfter } from "../actors/kernel/mod.ts";
 import { type Signer, signRequest } from "../actors/validators/mod.ts";
 import { LeaseReplySchema, SubmissionAckSchema } from "../routes/validators/validators_api.ts";
 import { type AgentRunOptions, runAgent } from "./_agent_run.ts";
@@ -95,34 +97,19 @@ async function submit(deps: ValidateDeps, body: string): Promise<unknown> {
     try {
       return await signedJson(deps, "POST", SUBMIT_PATH, body);
     } catch (error) {
-      const pauseMs = retryPause(error, attempt);
+      const pauseMs = retryPause(error, attempt, deps.nowMs());
       if (attempt >= SUBMIT_ATTEMPTS || pauseMs === null || deps.run.signal?.aborted) throw error;
-      await pause(pauseMs, deps.run.signal);
+      // Rejects at once when the validator is stopping.
+      await delay(pauseMs, undefined, deps.run.signal ? { signal: deps.run.signal } : {});
     }
   }
 }
 
-/** Waits `ms`, or rejects as soon as `signal` aborts (the validator is stopping). */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const stop = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", stop);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", stop, { once: true });
-  });
-}
-
 /** How long to wait before retrying after `error`, or null when retrying cannot help. */
-function retryPause(error: unknown, attempt: number): number | null {
+function retryPause(error: unknown, attempt: number, nowMs: number): number | null {
   if (!(error instanceof GatewayAnswerError)) return 1_000 * attempt; // the network
   if (error.status !== 429 && error.status < 500) return null;
-  const asked = Number(error.retryAfter);
-  return Number.isFinite(asked) && asked > 0 ? Math.min(asked * 1_000, MAX_PAUSE_MS) : 1_000 * attempt;
+  return Math.min(parseRetryAfter(error.retryAfter, nowMs) ?? 1_000 * attempt, MAX_PAUSE_MS);
 }
 
 async function signedJson(deps: ValidateDeps, method: string, path: string, body?: string): Promise<unknown> {
