@@ -5,8 +5,8 @@
  *
  * @module
  */
-export { type Config, loadConfig } from "./scripts/config.ts";
-export { createService, type Service, type ServiceOptions } from "./scripts/service.ts";
+export { type Config, loadConfig } from "./scripts/service/config.ts";
+export { createService, type Service, type ServiceOptions } from "./scripts/service/service.ts";
 export { createApp } from "./routes/app.ts";
 export type { EventRecord } from "./storage/event_record.ts";
 export type { Storage } from "./storage/storage.ts";

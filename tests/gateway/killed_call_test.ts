@@ -24,10 +24,10 @@ function childEnv(settings: Record<string, string>): Record<string, string> {
   return { ...inherited, ...settings };
 }
 
-/** Starts `scripts/start.ts`; resolves with its URL once it listens. */
+/** Starts `scripts/service/start.ts`; resolves with its URL once it listens. */
 async function start(env: Record<string, string>): Promise<{ url: string; child: Deno.ChildProcess }> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../../scripts/start.ts", import.meta.url).pathname],
+    args: ["run", "-A", new URL("../../scripts/service/start.ts", import.meta.url).pathname],
     clearEnv: true,
     env: childEnv(env),
     stdout: "null",

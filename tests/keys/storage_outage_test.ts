@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { ManualClock } from "../../actors/kernel/mod.ts";
 import type { LogLine } from "../../actors/kernel/mod.ts";
-import { loadConfig } from "../../scripts/config.ts";
-import { createService } from "../../scripts/service.ts";
+import { loadConfig } from "../../scripts/service/config.ts";
+import { createService } from "../../scripts/service/service.ts";
 import { openKvStorage } from "../../storage/kv/kv_storage.ts";
 import type { KeyUsageStore } from "../../storage/key_usage_store.ts";
 import type { OrgStore } from "../../storage/org_store.ts";

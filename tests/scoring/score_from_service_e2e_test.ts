@@ -14,7 +14,7 @@ import { LeaseReplySchema } from "../../routes/validators/validators_api.ts";
 import { LeaderboardSchema } from "../../routes/scoring/leaderboard_api.ts";
 import { ScoredEventPage } from "../../routes/scoring/scored_events_api.ts";
 import { ScoredPredictionPage } from "../../routes/scoring/scored_predictions_api.ts";
-import { readScorerInput } from "../../scripts/_score_from_service.ts";
+import { readScorerInput } from "../../scripts/score/score_from_service.ts";
 import { adapterTest } from "../support/adapters.ts";
 import { type FakeGamma, type RawGammaMarket, startFakeGamma } from "../support/fake_gamma.ts";
 import { gammaMarket } from "../support/gamma_markets.ts";

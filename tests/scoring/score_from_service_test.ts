@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { scoreV1, weightsForEmit } from "../../actors/scoring/mod.ts";
-import { readScorerInput, ServiceReadError } from "../../scripts/_score_from_service.ts";
-import { runScore } from "../../scripts/score.ts";
+import { readScorerInput, ServiceReadError } from "../../scripts/score/score_from_service.ts";
+import { runScore } from "../../scripts/score/score.ts";
 import { testSigner } from "../support/validator_loop.ts";
 import { errorResponse, FakeScoringService, worldAnswers } from "./fake_scoring_service.ts";
 import {

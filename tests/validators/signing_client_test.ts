@@ -13,7 +13,7 @@ import {
   verifySignedRequest,
   wrapBytes,
 } from "../../actors/validators/mod.ts";
-import { runSign } from "../../scripts/sign.ts";
+import { runSign } from "../../scripts/sign/sign.ts";
 import { signatureVectors } from "../support/signature_vectors.ts";
 
 const verify = await loadSr25519Verify();

@@ -1,0 +1,54 @@
+import {
+  AdapterRegistry,
+  gatewayTimingProblems,
+  loadProviderCatalog,
+  type ProviderCatalog,
+} from "../../actors/gateway/mod.ts";
+import type { UpstreamObserver } from "../../actors/kernel/mod.ts";
+import type { Config } from "./config.ts";
+
+/**
+ * A configuration the service refuses to start with (a bad provider catalog, a hold TTL or a
+ * shutdown grace too short for its providers). `start.ts` prints the message and exits with 2,
+ * like a bad setting.
+ */
+export class StartupRefusal extends Error {
+  override readonly name = "StartupRefusal";
+}
+
+/** The gateway's providers as this instance runs them. */
+export interface GatewayWiring {
+  catalog: ProviderCatalog;
+  adapters: AdapterRegistry;
+}
+
+/**
+ * Loads `FGW_PROVIDERS_FILE` (only the built-in `echo` without it) and builds one adapter per
+ * provider, each attempt reported to `upstreams`. Refuses (`StartupRefusal`, every problem listed)
+ * a catalog that is invalid, or one whose slowest provider call `FGW_HOLD_TTL_MS` does not exceed
+ * or `FGW_SHUTDOWN_GRACE_MS` does not cover (docs/gateway.md).
+ */
+export async function createGateway(
+  config: Pick<Config, "FGW_PROVIDERS_FILE" | "FGW_HOLD_TTL_MS" | "FGW_SHUTDOWN_GRACE_MS">,
+  deps: { upstreams?: UpstreamObserver; env?: Record<string, string> } = {},
+): Promise<GatewayWiring> {
+  let catalog: ProviderCatalog;
+  try {
+    catalog = await loadProviderCatalog(config.FGW_PROVIDERS_FILE, deps.env ? { env: deps.env } : {});
+  } catch (error) {
+    throw new StartupRefusal(error instanceof Error ? error.message : String(error));
+  }
+  const problems = gatewayTimingProblems(catalog, {
+    holdTtlMs: config.FGW_HOLD_TTL_MS,
+    shutdownGraceMs: config.FGW_SHUTDOWN_GRACE_MS,
+  });
+  if (problems.length > 0) {
+    const where = config.FGW_PROVIDERS_FILE ?? "(built-in)";
+    throw new StartupRefusal(
+      `Refusing to start: the gateway's timing settings do not fit the provider catalog ${where}:\n` +
+        problems.map((problem) => `  ${problem}`).join("\n"),
+    );
+  }
+  const adapters = new AdapterRegistry(catalog, deps.upstreams ? { observer: deps.upstreams } : {});
+  return { catalog, adapters };
+}
