@@ -4,7 +4,7 @@
  * hold, upstream call, settle with its usage record: all durable) with 64 organisations (one key
  * each) and with a single organisation (every call through one OrgActor), and the Portkey
  * open-source gateway forwarding to the mock. wrk at 64 connections, alternating rounds, median
- * of the rounds. Then the added latency at a fixed offered rate (`_bench_paced.ts`: one request
+ * of the rounds. Then the added latency at a fixed offered rate (`world/paced.ts`: one request
  * every 1000 / rate ms): our p50 minus the mock's. Then public `GET /v1/gateway/providers` beside
  * `GET /healthz`. The service runs in this process, pinned to CPU 0; wrk, the paced generator, the
  * mock and the database's backends to CPU 1; Portkey to CPU 0 while it is measured (ours is idle

@@ -30,7 +30,7 @@ function defaultVerifyWorkers(): number {
   return cpus < 2 ? 0 : Math.min(4, cpus);
 }
 
-/** Every setting, from environment variables (README "Configuration" lists them). */
+/** Every setting, from environment variables (docs/configuration.md lists them). */
 export const configSchema = z.object({
   FGW_HOST: z.string().min(1).default("127.0.0.1"),
   FGW_PORT: z.coerce.number().int().min(0).max(65_535).default(8080),

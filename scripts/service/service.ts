@@ -116,7 +116,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     ...(options.metagraphSource ? { source: options.metagraphSource } : {}),
   });
   const { orgs, billing } = storage;
-  // Every actor kind is registered here, once (catalog.ts registers the EventActor kind).
+  // Every actor kind is registered here, once (catalog_wiring.ts registers the EventActor kind).
   const orgKind = actors.register(orgActorKind({ orgs, billing, clock, holdTtlMs: config.FGW_HOLD_TTL_MS }));
   const askOrg = orgAsker(actors, orgKind);
   const keyActor = actors.register(apiKeyActorKind({ store: storage.apiKeys, clock }));

@@ -1,6 +1,6 @@
 /**
  * `deno task validate --base URL` runs a validator's loop against the gateway, one turn per
- * assignment (`_validator_turn.ts`: lease, check the agent's digest, run its `agent_main` with
+ * assignment (`validator_turn.ts`: lease, check the agent's digest, run its `agent_main` with
  * Python, submit), every request signed with the hotkey whose secret is in `FGW_SIGNING_SECRET`
  * (never printed). A reference for validators' own code and a way to try the loop end to end: it
  * runs the agent in a plain subprocess, not the sandbox a production validator needs

@@ -1,7 +1,7 @@
 /**
  * One turn of a validator's loop (`deno task validate`, scripts/validate/validate.ts): lease an assignment
  * (`GET /v1/validators/agent-and-event`), check the agent's digest, run its `agent_main` on the
- * event (`_agent_run.ts`), and submit the result or a failed run (`_validator_submission.ts`,
+ * event (`agent_run.ts`), and submit the result or a failed run (`validator_submission.ts`,
  * `POST /v1/validators/prediction`), every request signed as the validator.
  */
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";

@@ -119,7 +119,7 @@ async function createServerDatabase(serverUrl: string): Promise<FileDatabase> {
   await pooled.admin.unsafe(TRUNCATE_USED_TABLES);
   return {
     url: pooled.url,
-    // Four parts of the suite run at once (README), each may hold two instances of 6 + 2 (the hold
+    // Four parts of the suite run at once (docs/testing.md), each may hold two instances of 6 + 2 (the hold
     // pool) connections: within the server's 100.
     maxConnections: 6,
     empty: async () => {

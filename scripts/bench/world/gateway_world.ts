@@ -1,7 +1,7 @@
 /**
  * What `deno task bench:gateway` runs against: the mock OpenAI-compatible provider (its own Deno
  * process), the Portkey open-source gateway (its own Node process, installed with npm in a
- * directory outside the repository), a paced generator for fixed-rate latency (`_bench_paced.ts`),
+ * directory outside the repository), a paced generator for fixed-rate latency (`paced.ts`),
  * and wrk Lua scripts.
  */
 import { pinToCpu } from "./load.ts";
@@ -122,7 +122,7 @@ export interface RateResult {
 }
 
 /**
- * Latency at a fixed offered rate: `_bench_paced.ts` in its own Deno process pinned to CPU 1, one
+ * Latency at a fixed offered rate: `paced.ts` in its own Deno process pinned to CPU 1, one
  * request every 1000 / `rate` ms, each request's `authorization` taken in turn from `keys` (so the
  * load spreads over their orgs). Network errors count as non-2xx.
  */
