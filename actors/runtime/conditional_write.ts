@@ -47,7 +47,7 @@ export async function conditionalWrite<S, R>(write: ConditionalWrite<S, R>): Pro
     return await retryConditional(step, { ...options, conflict });
   }
   // Made only when the attempts run out: an Error captures a stack, which cost key authentication
-  // (the one caller with `exhausted`, on every request) about a tenth of its time (docs/benchmarks.md).
+  // (the one caller with `exhausted`, on every request) about a tenth of its time.
   let ranOut: Error | undefined;
   try {
     return await retryConditional(step, {
