@@ -60,7 +60,7 @@ export interface AppDeps {
   /** Asks a miner's MinerActor (agent versions). */
   askMiner: AskMiner;
   signatures: SignatureDeps;
-  /** DESIGN §4's checks of validator-signed requests (SignatureGuard). */
+  /** The checks of validator-signed requests (docs/signatures.md; SignatureGuard). */
   signatureGuard: SignatureGuard;
   /** Leases and prediction submissions of the validator loop. */
   validators: ValidatorDesk;
@@ -80,7 +80,7 @@ export interface AppDeps {
   };
 }
 
-/** What sr25519 request signatures need besides the request (DESIGN §4, docs/signatures.md). */
+/** What sr25519 request signatures need besides the request (docs/signatures.md). */
 export interface SignatureDeps {
   verify: Sr25519Verify;
   /** Allowed |now − timestamp| (`FGW_SIG_WINDOW_MS`). */

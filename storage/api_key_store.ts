@@ -1,4 +1,4 @@
-/** The scopes an API key can carry (spec §5); nothing else is accepted. */
+/** The scopes an API key can carry (docs/api_keys.md, "Keys"); nothing else is accepted. */
 export const API_KEY_SCOPES = [
   "gateway:write",
   "predictions:read",

@@ -72,7 +72,7 @@ export interface Assignment extends AssignmentIdentity {
   leaseCount: number;
 }
 
-/** The `prediction` object of a submission, stored as the validator reported it (spec §2). */
+/** The `prediction` object of a submission, stored as the validator reported it (docs/assignments.md). */
 export interface ReportedPrediction {
   schemaVersion: string;
   submittedAt: string;
@@ -85,7 +85,7 @@ export interface ReportedPrediction {
   executionMetadata: { predictionIsInvalid: boolean; [key: string]: unknown };
 }
 
-/** The validity of a prediction as checked on receipt (spec §2 `predictionValidation`). */
+/** The validity of a prediction as checked on receipt (`predictionValidation`, docs/assignments.md). */
 export interface PredictionValidation {
   isValid: boolean;
   reasons: string[];
@@ -117,8 +117,8 @@ export interface StoredPrediction extends AssignmentIdentity {
 }
 
 /**
- * What the scorer reads of a stored prediction (SCORING.md "Input fields"), with its place: the
- * scoring job's batch read, a projection of `StoredPrediction` (`scoringPredictionOf`).
+ * What the scorer reads of a stored prediction (the input fields of docs/scoring.md, "`deno task score`"),
+ * with its place: the scoring job's batch read, a projection of `StoredPrediction` (`scoringPredictionOf`).
  */
 export interface ScoringPrediction {
   agentPredictionId: string;
@@ -191,7 +191,7 @@ export function digestOf(prediction: StoredPrediction): PredictionDigest {
   };
 }
 
-/** True when `reasons` is exactly `["late_prediction"]` (SCORING.md rule 7 alone). */
+/** True when `reasons` is exactly `["late_prediction"]` (rule 7 of docs/scoring.md alone). */
 export function isLateOnly(reasons: readonly string[]): boolean {
   return reasons.length === 1 && reasons[0] === "late_prediction";
 }

@@ -13,7 +13,7 @@ export interface OrgAccount {
 }
 
 /**
- * The daily cap a hold counts against: a miner's validator completions (DESIGN §6). `day` is the
+ * The daily cap a hold counts against: a miner's validator completions (docs/billing.md). `day` is the
  * UTC day of the hold (`YYYY-MM-DD`); the hold, its settle and its release change that day's
  * counter, whenever they happen.
  */

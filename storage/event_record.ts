@@ -1,4 +1,4 @@
-/** The stored and served shape of a market event (spec §2 Event). Timestamps are ISO 8601 UTC. */
+/** The stored and served shape of a market event (docs/events.md). Timestamps are ISO 8601 UTC. */
 export interface EventRecord {
   id: string;
   source: string;

@@ -1,9 +1,9 @@
 import type { Fence } from "./job_lease_store.ts";
 
 /**
- * A neuron of the subnet: the decoded `NeuronInfoLite` fields the service uses (DESIGN §8), with
- * the values scaled as DESIGN §7 states (the Python SDK's scaling). `Neuron` in
- * `actors/validators` is this type.
+ * A neuron of the subnet: the decoded `NeuronInfoLite` fields the service uses, with
+ * the values scaled as the Python SDK scales them (docs/validators.md, "Decoding `NeuronInfoLite`"). `Neuron`
+ * in `actors/validators` is this type.
  */
 export interface NeuronRecord {
   uid: number;

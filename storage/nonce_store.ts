@@ -17,7 +17,7 @@ export interface ConsumedAndCounted {
 }
 
 /**
- * A signed request's nonce use and rate hit (DESIGN §4 steps 7–8), handed to the store that makes
+ * A signed request's nonce use and rate hit (steps 7–8 of docs/signatures.md), handed to the store that makes
  * the change the request authorizes, so that both commit in the same atomic step (see
  * `AssignmentStore.claim` and `submit`). The hit is counted also for a replay, as `consumeCounting`
  * does; the change goes ahead only when the use admits it (`useAdmits`).

@@ -21,7 +21,10 @@ export interface ScoredPredictionRecord {
   marketBrier: number | null;
   /** p′ of the predicted outcome (the per-miner calibration's q); null unless valid. */
   pPredicted: number | null;
-  /** What the per-miner roi's stake of 1 returns; null unless valid and staked (SCORING.md "roi"). */
+  /**
+   * What the per-miner roi's stake of 1 returns; null unless valid and staked (docs/scoring.md, "Per miner",
+   * `roi`).
+   */
   stakeReturn: number | null;
 }
 
@@ -39,7 +42,7 @@ export type WindowRow = Pick<
   | "stakeReturn"
 >;
 
-/** SCORING.md "Per event" statistics over the counted rows. */
+/** The "Per event" statistics of docs/scoring.md, over the counted rows. */
 export interface ScoredEventStats {
   scored: number;
   valid: number;
@@ -65,7 +68,7 @@ export interface ScoredEventRecord {
   stats: ScoredEventStats;
 }
 
-/** Why a miner's score is what it is (SCORING.md "Gates"). */
+/** Why a miner's score is what it is (docs/scoring.md, "Per miner", `gate`). */
 export type ScoringGate = "no_predictions" | "invalid_rate" | "min_predictions" | "pass";
 
 /**
@@ -96,13 +99,13 @@ export interface ScoreTableRow {
   uid: number;
   firstSeenAtMs: number;
   scoring: StoredMinerScoring;
-  /** The score before rounding: payout shares are taken of it (SCORING.md "Payouts"). */
+  /** The score before rounding: payout shares are taken of it (docs/scoring.md, "Payouts"). */
   unroundedScore: number;
 }
 
 /** The score table one scoring run computed. */
 export interface ScoreTable {
-  /** The start of the run's interval (SCORING.md "When a run computes"). */
+  /** The start of the run's interval (docs/scoring.md, "The scoring job"). */
   computedAtMs: number;
   windowDays: number;
   /** Ordered by uid. */
@@ -164,7 +167,7 @@ export interface ScoreStore {
   listEvents(options: ListScoredEventsOptions): Promise<ScoredEventRecord[]>;
   /**
    * The counted rows of a page of events resolved in the window, by ascending (resolvedAtMs,
-   * eventId), then by `agentPredictionId` (every miner's rows in the order of its sums, SCORING.md
+   * eventId), then by `agentPredictionId` (every miner's rows in the order of its sums, docs/scoring.md
    * "Determinism"); `next` is the last event of the page, null when no event follows.
    */
   windowRows(page: WindowPage): Promise<{ rows: WindowRow[]; next: ScoredEventPosition | null }>;

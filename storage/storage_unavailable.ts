@@ -30,7 +30,7 @@ const MAX_CAUSES = 5;
  * (or PANIC), which ends the session: the server shutting down or restarting (57P01–57P03), out
  * of connections (53300), the database refusing new connections (55000), gone (3D000) or the
  * login refused. Such a request may well succeed a moment later, so it is answered 503
- * `unavailable` with `Retry-After`, not 500 (DESIGN §3 keeps 500 for a bug). A statement the
+ * `unavailable` with `Retry-After`, not 500 (docs/conventions.md keeps 500 for a bug). A statement the
  * database refuses for what it says (a constraint, a syntax error) is not this.
  */
 export function isStorageUnavailable(error: unknown): boolean {

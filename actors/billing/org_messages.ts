@@ -12,8 +12,8 @@ export interface UsageInput {
 }
 
 /**
- * A reserve that also counts against a miner's daily cap (validator completions, DESIGN §6): the
- * hold is refused with 402 `spend_cap_reached` unless the miner's counter for the UTC day of the
+ * A reserve that also counts against a miner's daily cap (validator completions, docs/billing.md "Miner daily
+ * caps"): the hold is refused with 402 `spend_cap_reached` unless the miner's counter for the UTC day of the
  * hold, plus the hold, stays within `limitMicro`. The hold's settle and release move the same
  * counter, in the same commit.
  */

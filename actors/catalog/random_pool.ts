@@ -1,6 +1,8 @@
 import type { CatalogSnapshot, IndexedEvent } from "./catalog_snapshot.ts";
 
-/** The assignment-shaped pool (spec §4 /v1/events/random); band and deny list are configurable. */
+/**
+ * The assignment-shaped pool (docs/events.md, "GET /v1/events/random"); band and deny list are configurable.
+ */
 export interface PoolRules {
   minEndInMs: number;
   maxEndInMs: number;

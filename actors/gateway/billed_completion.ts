@@ -1,7 +1,7 @@
 /**
- * One billed completion, independent of HTTP and of where the money lives (DESIGN §6 "Gateway
- * pricing"): hold the worst case, call the provider outside the org's mailbox, settle the actual
- * cost (never above the hold), or release the hold on any failure. The caller gives the three
+ * One billed completion, independent of HTTP and of where the money lives (docs/gateway.md,
+ * "Pricing and the hold"): hold the worst case, call the provider outside the org's mailbox, settle the
+ * actual cost (never above the hold), or release the hold on any failure. The caller gives the three
  * billing steps as callbacks bound to its hold id (an OrgActor's reserve, settle and release).
  */
 import { type Clock, type Logger, ServiceError } from "../kernel/mod.ts";
@@ -71,7 +71,7 @@ export function completionHold(resolved: ResolvedModel, request: CompletionReque
 
 /**
  * Runs one billed call: 402 and no upstream call when the hold does not fit; the upstream's
- * failures as DESIGN §6 maps them (never a 500), each with the hold released.
+ * failures as docs/gateway.md ("Upstream outcomes") maps them (never a 500), each with the hold released.
  */
 export async function runBilledCompletion(
   call: { resolved: ResolvedModel; request: CompletionRequest },

@@ -1,4 +1,4 @@
-/** A conversation turn of a completion request (spec §4: string content only). */
+/** A conversation turn of a completion request (string content only: docs/gateway.md, "Routes"). */
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
   content: string;

@@ -3,7 +3,7 @@ import { sha256Text } from "../kernel/mod.ts";
 
 /** Every key starts with this; the key id follows, then `_`, then the secret. */
 export const API_KEY_PREFIX = "fgw_";
-/** Random bytes in a secret (≥ 32 per DESIGN §5). */
+/** Random bytes in a secret (32: docs/api_keys.md, "Keys"). */
 export const SECRET_BYTES = 32;
 
 const KEY_ID = /^[0-9a-f]{24}$/;

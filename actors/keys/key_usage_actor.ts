@@ -3,7 +3,10 @@ import type { BalanceReply } from "../billing/mod.ts";
 import type { Actor, ActorSystem, UniformMessages } from "../runtime/mod.ts";
 import type { KeyUsageStore, OrgKeyUse } from "../../storage/key_usage_store.ts";
 
-/** A counted use: the window's count including it, and the org's balance and default miner read by the same step. */
+/**
+ * A counted use: the window's count including it, and the org's balance and default miner read by the same
+ * step.
+ */
 export interface KeyUseReply {
   count: number;
   balance: BalanceReply;
@@ -12,7 +15,7 @@ export interface KeyUseReply {
 
 /**
  * The owner of one API key's usage (its rate-limit windows and `lastUsedAt`), addressed by key id.
- * DESIGN gives keys' usage to the OrgActor; it has a mailbox of its own instead so that the keys of
+ * Keys' usage could have lived in the OrgActor; it has a mailbox of its own instead so that the keys of
  * a busy org are counted in parallel, not queued one at a time behind each other and behind the
  * org's money messages. It holds no state: each message is ONE storage step that checks the key
  * is still stored for the org at the version the caller checked, counts, and reads the org's

@@ -1,5 +1,5 @@
 /**
- * The customer consensus (SCORING.md "Customer consensus", `method` = "score_weighted_mean_v1"):
+ * The customer consensus (docs/predictions.md, "Consensus", `method` = "score_weighted_mean_v1"):
  * the mean of the currently registered miners' latest valid predictions on an event, each
  * normalised and weighted by the miner's current score. Pure: no I/O, no clock.
  */

@@ -1,6 +1,6 @@
 /**
- * The customer prediction of one event (DESIGN §6 "Customer predictions"): the event's fields, its
- * market prices and the consensus of the registered miners. Pure: the caller reads the inputs.
+ * The customer prediction of one event (docs/predictions.md, "GET /v1/predictions/{eventId}"): the event's
+ * fields, its market prices and the consensus of the registered miners. Pure: the caller reads the inputs.
  */
 import { isoAt } from "../kernel/mod.ts";
 import { validityFactsOf } from "../scoring/mod.ts";
@@ -38,7 +38,7 @@ export function isSettled(event: EventRecord): boolean {
 
 /**
  * The consensus of `event` over `digests` (its stored predictions) and the scored miners. A
- * prediction's lateness is judged against the event as it is now (SCORING.md rule 7, as the scorer
+ * prediction's lateness is judged against the event as it is now (rule 7 of docs/scoring.md, as the scorer
  * judges it): one received after the source's resolution but before ingestion learned of it was
  * stored valid and must not carry post-resolution knowledge into the forecast; one stored invalid
  * only for being late counts once the event's end has moved past it.
@@ -59,7 +59,7 @@ export function consensusOf(event: EventRecord, digests: readonly PredictionDige
   }, { showMinerProbabilities: isSettled(event), scoresComputedAt: scored.computedAt });
 }
 
-/** The DESIGN §6 shape of `event`'s customer prediction. */
+/** `event`'s customer prediction, in the shape of docs/predictions.md. */
 export function customerPrediction(
   event: EventRecord,
   digests: readonly PredictionDigest[],

@@ -1,7 +1,7 @@
 /**
  * The contract between `POST /v1/predictions/query` (`requestFresh`) and whatever queues the fresh
- * runs (priority assignments, the next round of an event: DESIGN §6). The query route answers each
- * found event's outcome as `freshRun` on its item.
+ * runs (priority assignments, the next round of an event: docs/predictions.md, "Fresh runs"). The query route
+ * answers each found event's outcome as `freshRun` on its item.
  */
 
 /** What happened to one event's fresh-run request. */

@@ -1,5 +1,5 @@
 /**
- * The `chain` adapter of the `PriceSource` port (DESIGN §7, §8), three reads at once:
+ * The `chain` adapter of the `PriceSource` port (docs/scoring.md, "Sources"), three reads at once:
  * - TAO/USD: CoinGecko `GET {FGW_COINGECKO_URL}/simple/price?ids=bittensor&vs_currencies=usd`
  *   → `{"bittensor":{"usd":412.5}}`;
  * - alpha/TAO: Subtensor `state_call("SwapRuntimeApi_current_alpha_price", <netuid u16 LE>)` → u64

@@ -2,8 +2,8 @@ import { parsePricesJson, type Prices, type PriceSource, PriceSourceError } from
 
 /**
  * Offline adapter of the `PriceSource` port (`FGW_PRICES_SOURCE=file`): reads `FGW_PRICES_FILE`
- * (`{"taoUsd","alphaTao","minerAlphaPerDay","at"}`, DESIGN §7) at every fetch, so editing the file is
- * how an operator or a test changes the prices the service sees. A missing, unreadable or malformed
+ * (`{"taoUsd","alphaTao","minerAlphaPerDay","at"}`, docs/scoring.md "Sources") at every fetch, so editing the
+ * file is how an operator or a test changes the prices the service sees. A missing, unreadable or malformed
  * file is a `PriceSourceError` (a failed sync: the last prices are kept).
  */
 export class FilePriceSource implements PriceSource {

@@ -1,6 +1,6 @@
 /**
- * The `PriceSource` port (DESIGN §7): where the service reads the TAO price, the subnet's alpha
- * price and the miners' daily alpha emission. Adapters: `chain` (CoinGecko + Subtensor) and `file`.
+ * The `PriceSource` port (docs/scoring.md, "Prices"): where the service reads the TAO price, the subnet's
+ * alpha price and the miners' daily alpha emission. Adapters: `chain` (CoinGecko + Subtensor) and `file`.
  */
 import { z } from "zod";
 
@@ -32,7 +32,8 @@ export class PriceSourceError extends Error {
 
 /**
  * The shape of `Prices` as JSON (the prices file, the stored record): every number finite (zod
- * refuses infinities, which `1e999` parses to) and non-negative, TAO's price positive; `at` an ISO 8601 instant with an offset, normalised to UTC.
+ * refuses infinities, which `1e999` parses to) and non-negative, TAO's price positive; `at` an ISO 8601
+ * instant with an offset, normalised to UTC.
  */
 export const pricesSchema = z.object({
   taoUsd: z.number().positive(),

@@ -1,6 +1,6 @@
 /**
  * SCALE decoding, with `scale-ts`, of the two Subtensor answers the chain price source reads
- * (DESIGN §8):
+ * (docs/scoring.md, "Sources"):
  * - `SwapRuntimeApi_current_alpha_price(netuid)` → `u64` little-endian: rao of TAO per alpha;
  * - `SubnetInfoRuntimeApi_get_dynamic_info(netuid)` → `Option<DynamicInfo>`.
  *

@@ -1,5 +1,5 @@
 /**
- * One resolved event's statistics (SCORING.md "Per event", the `stats` of `/v1/events/scored`)
+ * One resolved event's statistics (docs/scoring.md "Per event", the `stats` of `/v1/events/scored`)
  * over the counted rows of miners that have a uid.
  */
 import type { ScorerEvent } from "./scorer_input.ts";

@@ -1,6 +1,6 @@
 /**
- * The public leaderboard (spec §2 "Leaderboard"), built from the metagraph, the forecasting miners
- * (hotkeys registered to an organisation), the score table and the prices. Pure: the caller reads
+ * The public leaderboard (docs/scoring.md, "GET /v1/leaderboard"), built from the metagraph, the forecasting
+ * miners (hotkeys registered to an organisation), the score table and the prices. Pure: the caller reads
  * those and fixes the time.
  */
 import { isoAt } from "../kernel/mod.ts";
@@ -9,7 +9,7 @@ import type { ScoreTable, ScoreTableRow, StoredMinerScoring } from "../../storag
 import { type MinerScoring, scoreMiner } from "./miner_scoring.ts";
 import { forecastingPayouts } from "./payouts.ts";
 
-/** Rao per TAO (and per alpha): emission is shown in alpha per tempo (DESIGN §7). */
+/** Rao per TAO (and per alpha): emission is shown in alpha per tempo (docs/validators.md). */
 const RAO_PER_UNIT = 1e9;
 
 export interface LeaderboardPrices {
@@ -22,7 +22,7 @@ export interface LeaderboardPrices {
 
 export interface ScoringMeta {
   windowDays: number;
-  /** The score table's `computedAt` (SCORING.md "When a run computes"). */
+  /** The score table's `computedAt` (docs/scoring.md, "The scoring job"). */
   computedAt: string;
   forecastingWeightShare: number;
   minerAlphaPerDay: number | null;
@@ -121,7 +121,7 @@ function chainMetrics(n: StoredNeuron) {
 
 /**
  * Builds the board: forecasting miners only, each with its chain metrics, score-table row and
- * payouts (shares of the summed unrounded scores of the whole board, SCORING.md "Payouts"), sorted
+ * payouts (shares of the summed unrounded scores of the whole board, docs/scoring.md "Payouts"), sorted
  * by `forecastingIncentive` descending, then uid. Without prices the payouts in alpha and USD are null.
  */
 export function buildLeaderboard(inputs: LeaderboardInputs): Leaderboard {

@@ -1,5 +1,5 @@
 /**
- * The per-miner formulas (SCORING.md "Per miner") as a fold: a miner's counted rows are added one
+ * The per-miner formulas (docs/scoring.md, "Per miner") as a fold: a miner's counted rows are added one
  * at a time, in the fixed order of a miner's sums (ascending `resolvedAt`, then event id in
  * code-point order), and only running sums are kept, so scoring a miner holds no rows. Every sum
  * is taken in that order, so the result is bit-identical to summing a sorted list of the rows.

@@ -1,5 +1,5 @@
 /**
- * One miner's scoring-table row (SCORING.md "Per miner") from a list of its counted rows on events
+ * One miner's scoring-table row (docs/scoring.md, "Per miner") from a list of its counted rows on events
  * resolved in the window: the rows sorted into the miner order, then folded (`MinerFold`).
  */
 import type { ScoredPrediction } from "./prediction_score.ts";

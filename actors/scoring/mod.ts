@@ -1,5 +1,5 @@
 /**
- * Scoring: scorer v1 (pure functions, exactly SCORING.md) — per-prediction validity and Brier
+ * Scoring: scorer v1 (pure functions, exactly docs/scoring.md) — per-prediction validity and Brier
  * scores, the "latest" rule, per-event stats, the per-miner score table, forecasting payouts — and
  * the u16 weights a validator would set from the scores; the scorer over stored rows and the
  * periodic scoring job that fills the ScoreStore (scored events and the score table).

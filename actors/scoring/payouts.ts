@@ -1,5 +1,5 @@
 /**
- * Forecasting payouts (SCORING.md "Payouts"): each miner's share of the summed scores, of the
+ * Forecasting payouts (docs/scoring.md, "Payouts"): each miner's share of the summed scores, of the
  * forecasting part of the daily miner budget, in alpha and in USD.
  */
 import type { ScorerPayout } from "./scorer_input.ts";

@@ -1,5 +1,5 @@
 /**
- * One prediction's scored values (SCORING.md "Per prediction"): validity, then for a valid
+ * One prediction's scored values (docs/scoring.md, "Per prediction"): validity, then for a valid
  * prediction on a resolved event its winning-outcome probability, Brier score, whether it called
  * the winner, and the market's Brier score at the time it was made.
  */

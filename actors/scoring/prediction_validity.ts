@@ -1,5 +1,5 @@
 /**
- * Validity of one prediction (SCORING.md "Per prediction"): every failed rule, in the fixed order.
+ * Validity of one prediction (docs/scoring.md, "Per prediction"): every failed rule, in the fixed order.
  */
 import { sumInOutcomeOrder } from "./scoring_math.ts";
 
@@ -80,7 +80,7 @@ export function isLate(predictedAt: string, event: ValidityEvent): boolean {
 /**
  * Every rule the prediction fails, in `VALIDITY_REASONS` order (empty when valid). The sum rule is
  * checked only when every probability is a number in [0, 1]: a sum of out-of-range values says
- * nothing more (this is how `golden/scoring-v1.json` lists them).
+ * nothing more (this is how `tests/scoring/golden/scoring-v1.json` lists them).
  */
 export function validityReasons(prediction: ValidityPrediction, event: ValidityEvent): ValidityReason[] {
   return reasonsWith(prediction, Date.parse(prediction.predictedAt), validityFactsOf(event));

@@ -5,8 +5,8 @@
  * predictions. The scoring job uses the same two steps: `scoreEventPredictions` for each event it
  * scores, and a `ScoreTableFold` over the stored counted rows of the window for the score table.
  *
- * Order: a miner's sums run over its rows by ascending `resolvedAt`, then event id (SCORING.md),
- * so resolved events must come in that order (`compareEventsForStream`); a fold throws a
+ * Order: a miner's sums run over its rows by ascending `resolvedAt`, then event id (docs/scoring.md,
+ * "Determinism"), so resolved events must come in that order (`compareEventsForStream`); a fold throws a
  * RangeError on a row out of order rather than give different numbers.
  */
 import type { ScorerEvent, ScorerPayout, ScorerPrediction } from "./scorer_input.ts";
@@ -29,7 +29,7 @@ export interface EventScoring {
   result: EventResult | null;
 }
 
-/** Scores one event with all its predictions (SCORING.md "Per prediction", latest rule, "Per event"). */
+/** Scores one event with all its predictions (docs/scoring.md "Per prediction", latest rule, "Per event"). */
 export function scoreEventPredictions(
   event: ScorerEvent,
   predictions: readonly ScorerPrediction[],

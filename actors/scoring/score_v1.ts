@@ -1,5 +1,5 @@
 /**
- * Scorer v1 (`scorerVersion` "1.0.0"), exactly SCORING.md: pure, no I/O and no clock — the run's
+ * Scorer v1 (`scorerVersion` "1.0.0"), exactly docs/scoring.md: pure, no I/O and no clock — the run's
  * `computedAt` is part of the input. Every number is the same whatever order the input's rows
  * come in; the output's keys are sorted (predictions and events by id, miners by uid). It runs the
  * streaming scorer (`ScorerV1Stream`) over the input's events in the stream order.
@@ -12,7 +12,7 @@ import { compareCodePoints } from "./scoring_math.ts";
 
 export const SCORER_VERSION = "1.0.0";
 
-/** The scorer's output (the `expected` of `golden/scoring-v1.json`). */
+/** The scorer's output (the `expected` of `tests/scoring/golden/scoring-v1.json`). */
 export interface ScorerOutput {
   /** By agentPredictionId: every prediction of the input. */
   predictions: Record<string, PredictionResult>;

@@ -1,6 +1,6 @@
 /**
- * Pages of `GET /v1/events/scored` (spec §2 "Scored event"): scored events, newest resolution
- * first, each with its stats and its miners' counted rows (best Brier first, invalid last).
+ * Pages of `GET /v1/events/scored` (docs/scoring.md, "GET /v1/events/scored"): scored events, newest
+ * resolution first, each with its stats and its miners' counted rows (best Brier first, invalid last).
  */
 import { isoAt } from "../kernel/mod.ts";
 import type {

@@ -1,5 +1,5 @@
 /**
- * The rows of `GET /v1/validators/scored-predictions` (spec §2 "Scored prediction row"): every
+ * The rows of `GET /v1/validators/scored-predictions` (docs/scoring.md, "The scored-predictions feed"): every
  * stored prediction of resolved, scored events in a rolling window, newest resolution first,
  * restricted to the currently registered (hotkey, uid) pairs, with the raw inputs a validator
  * needs to recompute the scores (`deno task score`).

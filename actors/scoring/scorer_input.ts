@@ -1,6 +1,6 @@
 /**
- * The scorer's input (the `input` of `golden/scoring-v1.json`, what `deno task score FILE` reads),
- * as a zod schema: shapes, then the cross-references the formulas rely on (unique ids, known
+ * The scorer's input (the `input` of `tests/scoring/golden/scoring-v1.json`, what `deno task score FILE`
+ * reads), as a zod schema: shapes, then the cross-references the formulas rely on (unique ids, known
  * events, a resolved event's winning outcome among its outcomes).
  */
 import { z } from "zod";

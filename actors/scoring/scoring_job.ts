@@ -44,7 +44,7 @@ function add(counts: OutcomeCounts, more: OutcomeCounts): void {
   for (const key of Object.keys(counts) as (keyof OutcomeCounts)[]) counts[key] += more[key];
 }
 
-/** `floor(now / interval) × interval` (SCORING.md "When a run computes"). */
+/** `floor(now / interval) × interval` (docs/scoring.md, "The scoring job"). */
 export function computedAtOf(nowMs: number, intervalMs: number): number {
   return Math.floor(nowMs / intervalMs) * intervalMs;
 }

@@ -1,5 +1,5 @@
 /**
- * The arithmetic every scorer formula shares: SCORING.md's `r6` rounding, exact means of rounded
+ * The arithmetic every scorer formula shares: the `r6` rounding of docs/scoring.md, exact means of rounded
  * values, code-point ordering and sums taken in a fixed key order, so that no result depends on
  * the order rows or object keys arrive in.
  */

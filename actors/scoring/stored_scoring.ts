@@ -3,7 +3,8 @@
  * record and scored prediction rows (what the scoring job stores), each row with the values the
  * per-miner formulas read (the score table folds them, `ScoreTableFold`). Pure: the streaming
  * scorer's event step (`scoreEventPredictions`), as `deno task score` runs it, fed with the same
- * inputs (SCORING.md input fields), so the feed plus the CLI reproduce what is stored.
+ * inputs (the input fields of docs/scoring.md, "`deno task score`"), so the feed plus the CLI reproduce what
+ * is stored.
  */
 import { isoAt } from "../kernel/mod.ts";
 import type { EventRecord } from "../../storage/event_record.ts";
@@ -39,7 +40,7 @@ export function scorerEventOf(
   };
 }
 
-/** The scorer's prediction (SCORING.md "Input fields") of a stored one. */
+/** The scorer's prediction (docs/scoring.md, "`deno task score`") of a stored one. */
 export function scorerPredictionOf(prediction: ScoringPrediction): ScorerPrediction {
   return {
     agentPredictionId: prediction.agentPredictionId,

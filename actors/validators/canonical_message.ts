@@ -1,7 +1,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 
-/** Who signs: validators on the validator loop, miners on agent upload (DESIGN §4). */
+/** Who signs: validators on the validator loop, miners on agent upload (docs/signatures.md). */
 export type SignatureRole = "validator" | "miner";
 
 /**
@@ -32,8 +32,8 @@ export interface CanonicalRequest {
 }
 
 /**
- * The canonical message of DESIGN §4: seven lines joined by `\n`, no trailing newline —
- * domain, METHOD, request target, timestamp, nonce, lowercase hex SHA-256 of the body, miner
+ * The canonical message (docs/signatures.md, "Canonical message"): seven lines joined by `\n`, no trailing
+ * newline — domain, METHOD, request target, timestamp, nonce, lowercase hex SHA-256 of the body, miner
  * hotkey (empty when none, so a message without one ends in `\n`).
  */
 export function canonicalMessage(domain: SignatureDomain, request: CanonicalRequest): string {

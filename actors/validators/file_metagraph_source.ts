@@ -3,7 +3,7 @@ import { type MetagraphSource, MetagraphSourceError } from "./metagraph_source.t
 import type { MetagraphSnapshot } from "./neuron.ts";
 
 export interface FileMetagraphSourceOptions {
-  /** The metagraph file (`FGW_METAGRAPH_FILE`, DESIGN §7 shape). */
+  /** The metagraph file (`FGW_METAGRAPH_FILE`; shape in docs/validators.md, "Metagraph file"). */
   path: string | URL;
   /** The subnet the service serves (`FGW_NETUID`): a file for another subnet is refused. */
   netuid: number;

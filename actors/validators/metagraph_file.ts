@@ -1,6 +1,7 @@
 /**
- * The metagraph file of DESIGN §7 (`FGW_METAGRAPH_FILE`): the decoded form of `NeuronInfoLite`,
- * numbers scaled as the Python SDK scales them, integers that may exceed 2^53 as decimal strings.
+ * The metagraph file (`FGW_METAGRAPH_FILE`, docs/validators.md "Metagraph file"): the decoded form of
+ * `NeuronInfoLite`, numbers scaled as the Python SDK scales them, integers that may exceed 2^53 as decimal
+ * strings.
  */
 import { z } from "zod";
 import { isSs58Address } from "../kernel/mod.ts";

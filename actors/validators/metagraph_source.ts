@@ -2,8 +2,8 @@ import type { MetagraphSnapshot } from "./neuron.ts";
 
 /**
  * Port for where the metagraph comes from: Subtensor JSON-RPC over HTTP, or a JSON file
- * (DESIGN §2, §7). A fetch returns the whole metagraph of the configured subnet or throws —
- * never a partial one.
+ * (docs/validators.md, "Where the metagraph comes from"). A fetch returns the whole metagraph of the
+ * configured subnet or throws — never a partial one.
  */
 export interface MetagraphSource {
   readonly name: string;

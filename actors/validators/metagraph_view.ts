@@ -2,10 +2,10 @@ import { isoAt, ServiceError } from "../kernel/mod.ts";
 import { Coalescer } from "../runtime/mod.ts";
 import type { MetagraphStore, StoredMetagraph, StoredNeuron } from "../../storage/metagraph_store.ts";
 
-/** How far the service can trust its metagraph (DESIGN §6 "Metagraph never synced"). */
+/** How far the service can trust its metagraph (docs/validators.md, "Sync, storage and the view"). */
 export type MetagraphStatus = "never_synced" | "stale" | "fresh";
 
-/** A metagraph older than this many sync intervals is stale (DESIGN §7). */
+/** A metagraph older than this many sync intervals is stale (docs/validators.md). */
 export const STALE_AFTER_INTERVALS = 3;
 /** Longest `Retry-After` of a 503 `metagraph_unavailable`. */
 const MAX_RETRY_AFTER_MS = 60_000;
@@ -77,7 +77,7 @@ export class MetagraphView {
 
   /**
    * Throws 503 `metagraph_unavailable` (with `Retry-After`: one sync interval, at most 60 s)
-   * unless the metagraph is fresh at `nowMs`: what signature routes check (DESIGN §6).
+   * unless the metagraph is fresh at `nowMs`: what signature routes check (docs/signatures.md, step 3).
    */
   requireFresh(nowMs: number): void {
     const status = this.status(nowMs);

@@ -1,7 +1,7 @@
 /**
- * SCALE decoding of Subtensor's `NeuronInfoRuntimeApi_get_neurons_lite` answer (DESIGN §8) with
- * `scale-ts`: a `Vec<NeuronInfoLite>`, or, from runtimes before spec 233, the same bytes wrapped
- * in a `Vec<u8>`. The payload must decode exactly — a short read, trailing bytes, an
+ * SCALE decoding of Subtensor's `NeuronInfoRuntimeApi_get_neurons_lite` answer (docs/validators.md, "Decoding
+ * `NeuronInfoLite`") with `scale-ts`: a `Vec<NeuronInfoLite>`, or, from runtimes before spec 233, the same
+ * bytes wrapped in a `Vec<u8>`. The payload must decode exactly — a short read, trailing bytes, an
  * out-of-range value or a neuron of another subnet rejects the whole payload, never a part of it.
  */
 import { hex } from "@scure/base";

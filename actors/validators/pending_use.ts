@@ -9,8 +9,8 @@ export interface UseContext {
 }
 
 /**
- * Steps 7–8 of DESIGN §4 as made (`consumeCounting`, or a store with the change): null when they
- * let the request go on; else its refusal: a used nonce → 401 `nonce_reused` whatever the count,
+ * Steps 7–8 of docs/signatures.md's order as made (`consumeCounting`, or a store with the change): null when
+ * they let the request go on; else its refusal: a used nonce → 401 `nonce_reused` whatever the count,
  * a fresh nonce over the validator's rate → 429 `rate_limited` (its nonce used up).
  */
 export function useRefusal(

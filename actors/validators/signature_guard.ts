@@ -9,7 +9,7 @@ import { checkSignature, checkWindow, type SignatureCheck } from "./signed_reque
 import type { MetagraphStatus, MetagraphView } from "./metagraph_view.ts";
 import { PendingUse } from "./pending_use.ts";
 
-/** What a signature route asks of its callers beyond a good signature (DESIGN §4, §6). */
+/** What a signature route asks of its callers beyond a good signature (docs/signatures.md). */
 export interface SignaturePolicy {
   role: SignatureRole;
   /**
@@ -19,7 +19,7 @@ export interface SignaturePolicy {
   minerHotkey?: "required";
   /**
    * `skip_metagraph`: while the metagraph has never synced, steps 3–5 are skipped and the request
-   * goes on (scored-predictions answers an empty list, DESIGN §6). A stale metagraph still refuses.
+   * goes on (scored-predictions answers an empty list: docs/scoring.md). A stale metagraph still refuses.
    */
   neverSynced?: "skip_metagraph";
   /**
@@ -90,9 +90,9 @@ export function validatorBucket(hotkey: string): string {
 export const NONCE_SKEW_MARGIN_MS = 60_000;
 
 /**
- * The nine checks of DESIGN §4 for signed requests, in their order: headers well formed →
- * timestamp window → metagraph fresh → hotkey in the metagraph → validator permit and stake →
- * signature → nonce consumed (shared storage) → per-hotkey rate (validators, shared storage) →
+ * The nine checks of signed requests (docs/signatures.md, "Order of checks and errors"), in their order:
+ * headers well formed → timestamp window → metagraph fresh → hotkey in the metagraph → validator permit and
+ * stake → signature → nonce consumed (shared storage) → per-hotkey rate (validators, shared storage) →
  * named miner registered to an organisation. `admit` runs steps 1–5 (no body needed), `complete`
  * steps 6–9 (with `nonce: "with_change"`, 7–8 go with the route's change, `PendingUse`). Fails
  * closed: an error of the metagraph, nonce, rate or registration storage propagates (the request

@@ -2,7 +2,7 @@ import { hex } from "@scure/base";
 import { bittensorPublicKey, isSs58Address, ServiceError } from "../kernel/mod.ts";
 import type { SignatureRole } from "./canonical_message.ts";
 
-/** The four headers of a signed request, by role (DESIGN §4). */
+/** The four headers of a signed request, by role (docs/signatures.md, "Headers"). */
 export const SIGNATURE_HEADERS = {
   validator: {
     hotkey: "x-validator-hotkey",
@@ -45,7 +45,7 @@ const NONCE = /^[\x21-\x7e]{16,128}$/;
 const TIMESTAMP = /^[0-9]{1,16}$/;
 const SIGNATURE = /^(?:0x)?([0-9a-fA-F]{128})$/;
 
-/** True when `nonce` meets DESIGN §4: 16..128 printable ASCII characters, no spaces. */
+/** True when `nonce` meets docs/signatures.md ("Headers"): 16..128 printable ASCII characters, no spaces. */
 export function isWellFormedNonce(nonce: string): boolean {
   return NONCE.test(nonce);
 }
@@ -56,7 +56,7 @@ interface FieldProblem {
 }
 
 /**
- * Reads and checks the signature headers of `role` — the first step of DESIGN §4's order. A
+ * Reads and checks the signature headers of `role` — the first step of the order of docs/signatures.md. A
  * required header missing → 401 `unauthenticated` (`details.missing`); present but malformed →
  * 400 `invalid_request` naming every bad header in `details.fields`: the hotkey must be an SS58
  * address with prefix 42, the nonce 16..128 printable ASCII without spaces, the timestamp Unix

@@ -33,8 +33,8 @@ export interface VerifiedSignature extends SignatureHeaders {
 }
 
 /**
- * Step 2 of DESIGN §4: |now − timestamp| ≤ window, else 401 `timestamp_out_of_window` (details
- * give the server time and the window, so a client can see its skew).
+ * Step 2 of docs/signatures.md's order: |now − timestamp| ≤ window, else 401 `timestamp_out_of_window`
+ * (details give the server time and the window, so a client can see its skew).
  */
 export function checkWindow(headers: Pick<SignatureHeaders, "timestampMs">, options: WindowOptions): void {
   if (Math.abs(options.nowMs - headers.timestampMs) <= options.windowMs) return;
@@ -48,8 +48,8 @@ export function checkWindow(headers: Pick<SignatureHeaders, "timestampMs">, opti
 }
 
 /**
- * The signature step of DESIGN §4: rebuilds the canonical message of `headers.role`'s domain and
- * verifies the signature against it, then against its `<Bytes>`-wrapped form; neither → 401
+ * The signature step (6) of docs/signatures.md's order: rebuilds the canonical message of `headers.role`'s
+ * domain and verifies the signature against it, then against its `<Bytes>`-wrapped form; neither → 401
  * `invalid_signature`. Returns which form verified.
  */
 export function verifySignature(
@@ -101,7 +101,7 @@ function invalidSignature(): ServiceError {
 }
 
 /**
- * The request-local checks of DESIGN §4 in their order: headers well formed
+ * The request-local checks of docs/signatures.md in their order: headers well formed
  * (`parseSignatureHeaders`) → timestamp window (`checkWindow`) → signature (`verifySignature`).
  * The signature-auth middleware calls the three steps itself to put the metagraph checks (fresh →
  * hotkey in metagraph → permit and stake) between the window and the signature, and the nonce,

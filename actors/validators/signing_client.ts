@@ -57,7 +57,7 @@ export interface SignRequestOptions {
 }
 
 /**
- * The headers that sign `request` as `signer` under `options.role`'s domain (DESIGN §4): the
+ * The headers that sign `request` as `signer` under `options.role`'s domain (docs/signatures.md): the
  * four `x-validator-*` (or `x-miner-*`) headers, plus `x-miner-hotkey` when the validator names
  * a miner. In the miner role, the miner hotkey is the signer's own.
  */
@@ -99,8 +99,8 @@ export function signRequest(
 /**
  * `signer`'s sr25519 signature of `message`: by the schnorrkel WebAssembly build once something
  * has started it (`loadWasmSr25519Verify`: the service's verifier does on its first verification),
- * about 3.5× faster here, else by `@scure/sr25519`. Signatures are randomised either way, and each build verifies the other's
- * (tests/validators/signatures_test.ts).
+ * about 3.5× faster here, else by `@scure/sr25519`. Signatures are randomised either way, and each build
+ * verifies the other's (tests/validators/signatures_test.ts).
  */
 export function signMessage(signer: Signer, message: Uint8Array): Uint8Array {
   const wasmSign = startedWasmSr25519Sign();

@@ -1,5 +1,5 @@
 /**
- * Subtensor adapter of the `MetagraphSource` port: JSON-RPC 2.0 over HTTP POST (DESIGN §8).
+ * Subtensor adapter of the `MetagraphSource` port: JSON-RPC 2.0 over HTTP POST (docs/validators.md).
  *
  * One fetch makes three calls, all about one block: `chain_getHeader` (the best block's number),
  * `chain_getBlockHash` of that number, then `state_call("NeuronInfoRuntimeApi_get_neurons_lite",

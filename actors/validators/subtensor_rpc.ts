@@ -1,5 +1,5 @@
 /**
- * JSON-RPC 2.0 over HTTP POST to a Subtensor node (DESIGN §8), shared by every reader of chain
+ * JSON-RPC 2.0 over HTTP POST to a Subtensor node (docs/validators.md), shared by every reader of chain
  * state (the metagraph source, the chain price source). Calls only read chain state, so they are
  * retried like idempotent requests by the shared `HttpClient`.
  */

@@ -28,7 +28,7 @@ export interface ValidatorDeskDeps {
   settings: LeaseSettings;
 }
 
-/** A leased assignment as `GET /v1/validators/agent-and-event` hands it out (DESIGN §6). */
+/** A leased assignment as `GET /v1/validators/agent-and-event` hands it out (docs/assignments.md). */
 export interface LeasedAssignment {
   agentPredictionId: string;
   status: "in_progress";
@@ -44,7 +44,9 @@ export type LeaseReply =
   | { assignment: LeasedAssignment }
   | { assignment: null; reason: "none_available" };
 
-/** A prediction submission (spec §2), its body already in the spec's shape. */
+/**
+ * A prediction submission, its body already checked (docs/assignments.md, "POST /v1/validators/prediction").
+ */
 export interface Submission {
   agentPredictionId: string;
   prediction: ReportedPrediction;
@@ -144,8 +146,8 @@ export class ValidatorDesk {
 
   /**
    * Stores a prediction for the lease `validatorHotkey` holds. The server fixes the scored inputs
-   * that depend on time (DESIGN §6): `predictedAt` is `receivedAtMs`, the prices at prediction
-   * are the lease snapshot's (the store takes them from the lease). Validity (SCORING.md) is
+   * that depend on time (docs/assignments.md): `predictedAt` is `receivedAtMs`, the prices at prediction
+   * are the lease snapshot's (the store takes them from the lease). Validity (docs/scoring.md) is
    * decided here and stored with the prediction: an invalid prediction is kept, not refused.
    * 404 `not_found` for an unknown id, 409 `lease_not_held` for anyone but the holder (or the
    * holder too late); a retry by the validator that submitted gets the same ack. With `use`, the
@@ -236,8 +238,9 @@ export class ValidatorDesk {
 }
 
 /**
- * The stored validity of a prediction (spec §2 `predictionValidation`): every failed rule of
- * SCORING.md in its order, judged against the event as stored now and the server's receipt time.
+ * The stored validity of a prediction (`predictionValidation`): every failed rule of
+ * docs/scoring.md ("Per prediction") in its order, judged against the event as stored now and the server's
+ * receipt time.
  */
 export function predictionValidation(
   prediction: ReportedPrediction,

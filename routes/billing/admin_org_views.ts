@@ -5,7 +5,9 @@ import type { LedgerEntry, UsageRecord } from "../../storage/billing_store.ts";
 import type { ApiKeySummary } from "../../storage/api_key_store.ts";
 import { ApiKeySummarySchema } from "../keys/admin_keys_api.ts";
 
-/** A money amount as the API sends it: a signed decimal string of micro-units (DESIGN §2). */
+/**
+ * A money amount as the API sends it: a signed decimal string of micro-units (docs/conventions.md, "Values").
+ */
 export function microString(description: string) {
   return z.string().meta({
     description: `${description} Micro-units, a decimal string.`,
@@ -22,7 +24,7 @@ const BalanceFields = {
   lastUsageAt: instant.nullable(),
 };
 
-/** Money as decimal strings; timestamps ISO 8601 (DESIGN §2). */
+/** Money as decimal strings; timestamps ISO 8601 (docs/conventions.md, "Values"). */
 export function balanceJson(balance: BalanceReply) {
   return {
     balanceMicro: balance.balanceMicro.toString(),

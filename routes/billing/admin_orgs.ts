@@ -46,7 +46,7 @@ export async function requireOrg(orgs: Pick<OrgStore, "get">, param: string): Pr
 }
 
 /**
- * The organisation half of the admin API (DESIGN §5), mounted at `/admin/v1/orgs` behind
+ * The organisation half of the admin API (docs/billing.md), mounted at `/admin/v1/orgs` behind
  * `adminAuth`: create and show orgs, top up credits (idempotent by `reference`), register and
  * unregister miner hotkeys, and page through the ledger and usage (newest first).
  */

@@ -10,7 +10,7 @@ const instant = z.string().meta({
 });
 const prices = z.record(z.string(), z.number()).meta({ description: "Price (0..1) by outcomeId." });
 
-/** An event as `/v1/events` serves it (storage/event_record.ts; spec §2). */
+/** An event as `/v1/events` serves it (storage/event_record.ts; docs/events.md). */
 export const EventSchema = z.object({
   id: z.string(),
   source: z.string().meta({ description: "Where the event came from: `polymarket` or `snapshot`." }),

@@ -18,7 +18,7 @@ const integer = (min: number, max: number) =>
 const flag = z.enum(["0", "1"], { error: "must be 0 or 1" }).transform((value) => value === "1");
 const status = z.enum(["unresolved", "resolved", "voided"]);
 
-/** Query parameters of `GET /v1/events` (spec §4); unknown parameters are refused. */
+/** Query parameters of `GET /v1/events` (docs/events.md); unknown parameters are refused. */
 export const eventsQuerySchema = z.strictObject({
   format: z.enum(["json", "csv"]).default("json").meta({
     description: "`csv`: the next cursor is in `X-Next-Cursor`.",

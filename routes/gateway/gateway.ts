@@ -85,8 +85,8 @@ function notRegistered(hotkey: string, why: string): ServiceError {
 }
 
 /**
- * The miner a call is attributed to (spec §4): the body's `minerHotkey`, else the key's pinned
- * miner, else the organisation's default miner, else none. A named or pinned miner must be
+ * The miner a call is attributed to (docs/gateway.md, "Miner attribution"): the body's `minerHotkey`, else
+ * the key's pinned miner, else the organisation's default miner, else none. A named or pinned miner must be
  * registered to the key's organisation now (403 `miner_not_registered`): a pinned miner may have
  * been unregistered, or moved to another organisation, since the key was issued. The default
  * miner is the one the key's admission read with the org's balance (no read of its own).

@@ -18,9 +18,9 @@ export interface ValidatorGatewayDeps extends BilledCallDeps {
 }
 
 /**
- * `POST /v1/gateway/validator/completions`, mounted at `/v1/gateway/validator`: DESIGN §4's
- * validator signature checks with `x-miner-hotkey` required (registered to an organisation, else
- * 403 `miner_not_registered`), the miner holding a uid in the metagraph (else 403
+ * `POST /v1/gateway/validator/completions`, mounted at `/v1/gateway/validator`: the
+ * validator signature checks of docs/signatures.md with `x-miner-hotkey` required (registered to an
+ * organisation, else 403 `miner_not_registered`), the miner holding a uid in the metagraph (else 403
  * `hotkey_not_in_metagraph`), then the customer route's billed call, paid by the miner's
  * organisation within the miner's daily cap, its usage record naming the validator.
  */

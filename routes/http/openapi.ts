@@ -16,7 +16,8 @@ import { invalidInput, refuseEmptyNames, singleValuedQuery } from "./validation.
  * the operator's admin token (`admin`, checked for all of `/admin/v1` in the route table), an
  * API key holding `apiKey` (the scope), checked by `apiKeyAuth` on this route — or, with
  * `signature`, that request-signature scheme instead of the key (`keyOrSignature`) — or a request
- * signature alone (`{ signature }`, built by `signatureAccess`: DESIGN §4's checks around the body).
+ * signature alone (`{ signature }`, built by `signatureAccess`: the checks of docs/signatures.md around the
+ * body).
  */
 export type Access = "public" | "probe" | "admin" | KeyAccess | SignatureOnly;
 
@@ -66,7 +67,7 @@ export type DeclaredRoute<R extends RouteDeclaration> = Omit<R, "access" | "erro
  */
 export const ASKS_ACTOR: readonly ErrorCode[] = ["conflict", "unavailable"];
 
-/** An `OpenAPIHono` whose validation failures answer with the DESIGN §3 error body. */
+/** An `OpenAPIHono` whose validation failures answer with the error body of docs/conventions.md. */
 export function openApiApp<E extends Env>(): OpenAPIHono<E> {
   return new OpenAPIHono<E>({ defaultHook: refuseInvalidInput });
 }

@@ -43,7 +43,7 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
 /** Every error code, for the `ErrorBody` schema. */
 const ERROR_CODES = Object.keys(STATUS_OF) as [ErrorCode, ...ErrorCode[]];
 
-/** The error body of DESIGN §3, shared by every non-2xx response. */
+/** The error body of docs/conventions.md, shared by every non-2xx response. */
 export const ErrorBody = z.object({
   error: z.object({
     code: z.enum(ERROR_CODES).meta({ description: "Stable snake_case code; see docs/conventions.md." }),

@@ -65,7 +65,7 @@ async function checkTerms(deps: AdminKeyDeps, terms: ApiKeyTerms): Promise<void>
 }
 
 /**
- * The key half of the admin API (DESIGN §5), mounted at `/admin/v1` behind `adminAuth`:
+ * The key half of the admin API (docs/api_keys.md), mounted at `/admin/v1` behind `adminAuth`:
  * issue (the full key is in this response only), list, show, rotate, revoke, delete.
  */
 export function adminKeyRoutes(deps: AdminKeyDeps): OpenAPIHono<AppEnv> {

@@ -20,7 +20,7 @@ export function bearerMatches(header: string | undefined, expected: Uint8Array):
  *
  * Not `hono/bearer-auth`: it answers 400 (not 401) to another scheme, accepts only RFC 6750
  * token characters (FGW_ADMIN_TOKEN may hold any), and its HTTPException response bypasses the
- * error body of DESIGN §3.
+ * error body of docs/conventions.md.
  */
 export function adminAuth(token: string | undefined): MiddlewareHandler {
   const expected = token === undefined || token === "" ? undefined : sha256Text(token);

@@ -25,7 +25,10 @@ export interface ApiKeyAccess {
   verifier: ApiKeyVerifier;
 }
 
-/** Builds the key-authentication state of one app instance: keys from `storage`, uses counted by KeyUsageActors. */
+/**
+ * Builds the key-authentication state of one app instance: keys from `storage`, uses counted by
+ * KeyUsageActors.
+ */
 export function createApiKeyAccess(
   storage: Storage,
   countKeyUse: CountKeyUse,
@@ -34,7 +37,7 @@ export function createApiKeyAccess(
   return { verifier: new ApiKeyVerifier({ keys: storage.apiKeys, countKeyUse, ...options }) };
 }
 
-/** Headers of the sr25519 signature scheme (DESIGN §4); they must not reach a key route. */
+/** Headers of the sr25519 signature scheme (docs/signatures.md); they must not reach a key route. */
 export const SIGNATURE_HEADERS = [
   "x-validator-hotkey",
   "x-validator-nonce",
@@ -71,7 +74,7 @@ export function hasSignatureHeaders(c: Context): boolean {
 export type Alongside = (c: Context, key: AuthenticatedKey) => (() => Promise<void>) | null;
 
 export interface ApiKeyAuthOptions {
-  /** The scope the route needs (spec §5). */
+  /** The scope the route needs (docs/api_keys.md, "Keys"). */
   scope: ApiKeyScope;
   access: ApiKeyAccess;
   alongside?: Alongside;

@@ -9,7 +9,7 @@ import { type ErrorCode, ServiceError } from "../../actors/kernel/mod.ts";
 import { WriteConflictError } from "../../storage/retry_conditional.ts";
 import { isStorageUnavailable } from "../../storage/storage_unavailable.ts";
 
-/** HTTP status for each error code (DESIGN.md §3). */
+/** HTTP status for each error code (docs/conventions.md, "Errors"). */
 export const STATUS_OF: Record<ErrorCode, ContentfulStatusCode> = {
   invalid_request: 400,
   unauthenticated: 401,
@@ -42,7 +42,7 @@ export const STATUS_OF: Record<ErrorCode, ContentfulStatusCode> = {
 const DEFAULT_RETRY_AFTER: Partial<Record<ErrorCode, number>> = { unavailable: 1 };
 
 /**
- * Renders the error body of DESIGN.md §3: `{"error":{code,message,details?},"requestId"}`, with
+ * Renders the error body of docs/conventions.md: `{"error":{code,message,details?},"requestId"}`, with
  * `Retry-After` when the error gives one (always for 503 `unavailable`).
  */
 export function errorResponse(c: Context, error: ServiceError): Response {

@@ -4,7 +4,7 @@ import { SIGNATURE_HEADERS, type SignatureRole } from "../../actors/validators/m
 import { hasSignatureHeaders } from "./api_key_auth.ts";
 
 /**
- * A request-signature scheme (DESIGN §4) that a route takes as an alternative to an API key. Its
+ * A request-signature scheme (docs/signatures.md) that a route takes as an alternative to an API key. Its
  * checks are split around the JSON body gate: what needs no body runs first (headers, window,
  * metagraph), what covers the body runs once the gate has read it (signature, nonce, registration).
  */

@@ -16,7 +16,7 @@ import type { SignatureAccess } from "./key_or_signature.ts";
 export type SignerMetagraph = Pick<MetagraphView, "requireFresh" | "neuron">;
 
 /**
- * Step 7 of DESIGN §4: uses the nonce up for the hotkey, atomically across instances (shared
+ * Step 7 of docs/signatures.md's order: uses the nonce up for the hotkey, atomically across instances (shared
  * storage, kept at least twice the window); a nonce used before → 401 `nonce_reused`. A service
  * that cannot protect against replays answers 503 `not_ready` here instead.
  */
@@ -43,7 +43,7 @@ const PENDING = "minerSignature";
 export const SIGNED_MINER = "signedMiner";
 
 /**
- * Miner signatures (domain `forecasting-gateway/miner/v1`) in DESIGN §4's order: headers well
+ * Miner signatures (domain `forecasting-gateway/miner/v1`) in the order of docs/signatures.md: headers well
  * formed → timestamp window → metagraph fresh (503) → hotkey in the metagraph (403) → then, once
  * the body gate has read the raw body: signature → nonce → the signer registered to an org (else
  * 403 `miner_not_registered`). Sets `c.get("signedMiner")`. Miners have no permit step and

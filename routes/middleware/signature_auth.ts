@@ -41,7 +41,7 @@ const SIGNATURE_ERRORS: readonly ErrorCode[] = [
  * `nonce: "with_change"`, steps 7–8, which the route makes with its change (`SignedCaller.use`). A
  * request that ends before its route handed the use to a store (a bad body or query, an unknown
  * id) has it made here, after the route answered: a refused use replaces that answer with its own
- * (`nonce_reused`, `rate_limited`), as if it had come first, which is DESIGN §4's order.
+ * (`nonce_reused`, `rate_limited`), as if it had come first, which is the order of docs/signatures.md.
  */
 export function signatureAccess(guard: SignatureGuard, policy: SignaturePolicy): SignatureAccess {
   const errors: ErrorCode[] = [...SIGNATURE_ERRORS];

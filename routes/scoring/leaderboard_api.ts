@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineRoute, jsonResponse } from "../http/openapi.ts";
 import { instant, queryInteger, queryIntegerOr } from "./_query_values.ts";
 
-/** A miner's row of the score table (SCORING.md "Per miner"), key order as published. */
+/** A miner's row of the score table (docs/scoring.md, "Per miner"), key order as published. */
 export const MinerScoringSchema = z.object({
   score: z.number(),
   raw: z.number(),

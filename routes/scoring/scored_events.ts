@@ -9,7 +9,7 @@ import { openApiApp, openapiSelfParsed } from "../http/openapi.ts";
 import { parseOrThrow, singleValuedQuery } from "../http/validation.ts";
 import { type ScoredEventsParams, scoredEventsQuerySchema, scoredEventsRoute } from "./scored_events_api.ts";
 
-/** How long the default query's page is served (spec §8). */
+/** How long the default query's page is served (docs/scoring.md, "GET /v1/events/scored"). */
 export const DEFAULT_PAGE_CACHE_MS = 60_000;
 const JSON_TYPE = "application/json; charset=utf-8";
 

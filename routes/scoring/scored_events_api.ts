@@ -46,7 +46,7 @@ export const ScoredEventPage = z.object({
   }),
 }).meta({ id: "ScoredEventPage" });
 
-/** Query of `GET /v1/events/scored` (spec §4); unknown parameters are refused. */
+/** Query of `GET /v1/events/scored` (docs/scoring.md); unknown parameters are refused. */
 export const scoredEventsQuerySchema = z.strictObject({
   miners: queryIntegerOr(0, 50, 10).meta({
     description: "Miner rows per event, 0..50, default 10; 0: stats only (plus the requested miner's row).",

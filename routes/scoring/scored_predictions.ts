@@ -21,7 +21,7 @@ interface Cursor {
 
 /**
  * `GET /v1/validators/scored-predictions` (validator signature; while the metagraph has never
- * synced the signature and nonce are checked and the list is empty, DESIGN §6), mounted at
+ * synced the signature and nonce are checked and the list is empty), mounted at
  * `/v1/validators`.
  */
 export function scoredPredictionRoutes(deps: ScoredPredictionRoutesDeps): OpenAPIHono<SignedEnv> {

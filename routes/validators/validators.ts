@@ -18,7 +18,7 @@ export interface ValidatorRoutesDeps {
 
 /**
  * `GET /v1/validators/agent-and-event` and `POST /v1/validators/prediction` (validator signatures).
- * Each request's nonce use and rate hit (DESIGN §4 steps 7–8) are made by the store in the same
+ * Each request's nonce use and rate hit (steps 7–8 of docs/signatures.md) are made by the store in the same
  * atomic step as its claim or submission: one commit per request. Both are mounted without
  * validators: the signature middleware checks the headers the route documents, and the submission
  * parses the body the JSON gate already parsed, with the declared schema (same 400s).

@@ -58,7 +58,9 @@ export const LeaseReplySchema = z.union([
 const score = z.number().nullable().meta({ description: "A number; anything else outside 0..1 is invalid." });
 const byOutcome = z.record(z.string(), score);
 
-/** `prediction` of a submission (spec §2): kept as reported; validity is judged, never refused. */
+/**
+ * `prediction` of a submission (docs/assignments.md): kept as reported; validity is judged, never refused.
+ */
 export const ReportedPredictionSchema = z.strictObject({
   schemaVersion: z.string().regex(/^1(\.[0-9]+){0,2}$/, "Expected a 1.x schema version").meta({
     example: "1.0",

@@ -65,7 +65,9 @@ function keyAction(action: "rotate" | "revoke"): AdminCommand {
   };
 }
 
-/** Every command of `deno task admin`, in help order: the whole admin API of DESIGN §5. */
+/**
+ * Every command of `deno task admin`, in help order: the whole admin API (docs/billing.md, docs/api_keys.md).
+ */
 export const ADMIN_COMMANDS: AdminCommand[] = [
   {
     words: ["org", "create"],

@@ -41,7 +41,7 @@ export function formatTable(rows: Json[], indent = ""): string {
   return [line(columns), ...cells.map(line)].join("\n");
 }
 
-/** The DESIGN §3 error body as one or more readable lines. */
+/** The error body (docs/conventions.md, "Errors") as one or more readable lines. */
 export function formatError(status: number, body: Json): string {
   const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
   if (!error) return `error: HTTP ${status}${body === undefined ? "" : `: ${scalar(body)}`}`;

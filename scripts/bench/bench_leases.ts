@@ -1,7 +1,7 @@
 /**
  * Benchmark of the validator loop: signed lease + submit cycles per second, end to end over HTTP on
  * PostgreSQL, 32 concurrent validators, beside two references measured in the same run: pg-boss 10
- * `fetch` + `complete` with 32 workers (the job-queue anchor of BENCH-ANCHORS.md) and the bare verify
+ * `fetch` + `complete` with 32 workers (the job-queue reference) and the bare verify
  * bound (1 ÷ the in-process time of the two signature verifications a cycle needs). The service runs
  * in this process with its defaults (verification workers, connection pool); the validators run in
  * another process (pinned to CPU 1 when `taskset` exists), signing their lease requests ahead.

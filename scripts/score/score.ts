@@ -1,7 +1,7 @@
 /**
  * `deno task score FILE [--weights]`: recomputes scores from a scorer input file (shaped like
- * `golden/scoring-v1.json`'s `input`) and prints the result, shaped like its `expected`, as JSON on
- * stdout. With `--weights` the result also carries `weights`: the u16 weights per uid that the
+ * `tests/scoring/golden/scoring-v1.json`'s `input`) and prints the result, shaped like its `expected`, as
+ * JSON on stdout. With `--weights` the result also carries `weights`: the u16 weights per uid that the
  * bittensor SDK's `convert_weights_and_uids_for_emit` makes of the scores.
  *
  * `deno task score --from-service BASE [--weights]` builds that input from a running service

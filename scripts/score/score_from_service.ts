@@ -1,7 +1,7 @@
 /**
  * `deno task score --from-service BASE`: builds scorer v1's input (the `input` of
- * `golden/scoring-v1.json`) from a running service, the way a validator checks the board before it
- * sets weights:
+ * `tests/scoring/golden/scoring-v1.json`) from a running service, the way a validator checks the board before
+ * it sets weights:
  *
  * - registrations (`hotkey`, `uid`, `firstSeenAt`), `computedAt`, `windowDays` and the payout
  *   inputs from `GET /v1/leaderboard?limit=256` (the whole board);

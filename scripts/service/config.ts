@@ -81,18 +81,18 @@ export const configSchema = z.object({
   FGW_TRUSTED_PROXIES: list(""),
   /** Keep a verified API-key secret in memory to skip its hash on later requests (docs/api_keys.md). */
   FGW_REMEMBER_KEY_SECRETS: flag(true),
-  /** The subnet this service serves (DESIGN §7). */
+  /** The subnet this service serves. */
   FGW_NETUID: z.coerce.number().int().min(0).max(65_535).default(41),
   FGW_METAGRAPH_SOURCE: z.enum(["subtensor", "file"]).default("subtensor"),
   FGW_SUBTENSOR_URL: z.string().url().default("https://entrypoint-finney.opentensor.ai"),
-  /** The metagraph file (DESIGN §7 shape); required with `FGW_METAGRAPH_SOURCE=file`. */
+  /** The metagraph file (docs/validators.md, "Metagraph file"); required with `FGW_METAGRAPH_SOURCE=file`. */
   FGW_METAGRAPH_FILE: z.string().min(1).optional(),
   /** Metagraph sync interval; the metagraph is stale after 3 intervals without a successful sync. */
   FGW_METAGRAPH_SYNC_MS: intMs(300_000),
   /** Where prices come from: `chain` (CoinGecko + Subtensor) or `file` (docs/scoring.md "Prices"). */
   FGW_PRICES_SOURCE: z.enum(["chain", "file"]).default("chain"),
   FGW_COINGECKO_URL: z.string().url().default("https://api.coingecko.com/api/v3"),
-  /** The prices file (DESIGN §7 shape); required with `FGW_PRICES_SOURCE=file`. */
+  /** The prices file (docs/scoring.md, "Sources"); required with `FGW_PRICES_SOURCE=file`. */
   FGW_PRICES_FILE: z.string().min(1).optional(),
   /** Prices sync interval; the prices are stale after 3 intervals without a successful sync. */
   FGW_PRICES_SYNC_MS: intMs(300_000),
@@ -133,7 +133,9 @@ export const configSchema = z.object({
   FGW_FRESH_RUNS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(100),
   /** The longest a rendered customer prediction is served from memory (docs/predictions.md "Freshness"). */
   FGW_PREDICTIONS_CACHE_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
-  /** How often each instance asks storage which events got new predictions (docs/predictions.md "Freshness"). */
+  /**
+   * How often each instance asks storage which events got new predictions (docs/predictions.md "Freshness").
+   */
   FGW_PREDICTIONS_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   /** How often the forecast history records each live event's consensus (one point per event and hour). */
   FGW_PREDICTION_SNAPSHOT_MS: intMs(3_600_000),

@@ -42,7 +42,10 @@ export interface Service {
   askOrg: AskOrg;
   /** Asks a miner's MinerActor on this instance. */
   askMiner: AskMiner;
-  /** DESIGN §4's checks of signed requests on this instance (the signature routes' middleware uses it). */
+  /**
+   * The checks of signed requests (docs/signatures.md) on this instance (the signature routes' middleware
+   * uses it).
+   */
   signatureGuard: SignatureGuard;
   /** Brings assignments in line with miners, agents and the event pool (a periodic job). */
   assignmentSync: AssignmentSyncJob;
@@ -70,7 +73,7 @@ export interface ServiceOptions {
   /** Use this price source instead of the configured one. */
   priceSource?: PriceSource;
   /**
-   * Uses signature nonces up on the miner upload route (DESIGN §4 step 7); default: the shared
+   * Uses signature nonces up on the miner upload route (docs/signatures.md, step 7); default: the shared
    * `NonceStore`, through this instance's `SignatureGuard` (the same nonces as validator routes).
    */
   consumeNonce?: ConsumeNonce;

@@ -1,5 +1,5 @@
 /**
- * `deno task sign [options] METHOD URL` prints the signature headers of one request (DESIGN §4),
+ * `deno task sign [options] METHOD URL` prints the signature headers of one request (docs/signatures.md),
  * for validators and miners to script against the gateway (`curl -H …`) and to check their own
  * signing code. The key comes from `FGW_SIGNING_SECRET` (hex, `0x` optional: a 32-byte seed or a
  * 64-byte secret key); it is never printed. See docs/signatures.md.

@@ -12,7 +12,7 @@ import {
 import { openTestService, type TestService } from "../support/test_service.ts";
 
 const ENV = { FGW_ADMIN_TOKEN: ADMIN_TOKEN };
-/** The interop vectors' signer (golden/signatures-v1.json): its hotkey is HOTKEY_A. */
+/** The interop vectors' signer (tests/validators/golden/signatures-v1.json): its hotkey is HOTKEY_A. */
 const MINER = signerFromSecretHex("11".repeat(32));
 const OTHER = signerFromSecretHex("22".repeat(32));
 const STRANGER = signerFromSecretHex("33".repeat(32));

@@ -14,7 +14,7 @@ const ENV = {
   ANTHROPIC_API_KEY: "sk-ant-secret",
 };
 
-/** The sample file of DESIGN §7, with one provider overriding the markup. */
+/** A sample catalog (OpenAI, OpenRouter, Anthropic; docs/gateway.md), one provider overriding the markup. */
 const SAMPLE = {
   markupBps: 500,
   providers: [

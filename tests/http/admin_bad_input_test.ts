@@ -11,7 +11,9 @@ async function serviceOn(adapter: AdapterUnderTest) {
   return { service, orgId, keyId: key.keyId };
 }
 
-/** Asserts the DESIGN §3 error body with `status` and `code`; returns the field names of a 400. */
+/**
+ * Asserts the error body of docs/conventions.md with `status` and `code`; returns the field names of a 400.
+ */
 async function assertError(response: Response, [status, code]: [number, string]): Promise<string[]> {
   const text = await response.text();
   assert.equal(response.status, status, text);

@@ -1,5 +1,5 @@
 /**
- * `golden/scoring-v1.json` (a byte-exact copy of the project's shared golden file): the scorer
+ * `tests/scoring/golden/scoring-v1.json` (a byte-exact copy of scorer v1's shared golden file): the scorer
  * computes its `expected` from its `input` by the formulas. The expected values are read here only
  * to compare with what the scorer computed.
  */

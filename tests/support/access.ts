@@ -41,7 +41,7 @@ export async function issueKey(
   return json as IssuedKey;
 }
 
-/** Reads the DESIGN §3 error body and returns its code. */
+/** Reads the error body of docs/conventions.md and returns its code. */
 export async function errorCode(response: Response): Promise<string> {
   const body = await response.json() as { error?: { code?: string }; requestId?: string };
   assert.equal(typeof body.requestId, "string");

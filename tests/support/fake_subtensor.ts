@@ -1,5 +1,5 @@
 /**
- * A local fake of a Subtensor node's JSON-RPC over HTTP (DESIGN §8), speaking the real wire format:
+ * A local fake of a Subtensor node's JSON-RPC over HTTP (docs/validators.md), speaking the real wire format:
  * `POST /` with a JSON-RPC 2.0 request answers `{"jsonrpc":"2.0","id":…,"result":…}` or
  * `{"jsonrpc":"2.0","id":…,"error":{"code":…,"message":…}}`. Methods:
  * - `state_call` `["NeuronInfoRuntimeApi_get_neurons_lite", "0x<netuid u16 LE>", blockHash?]` →

@@ -1,7 +1,7 @@
 /**
- * Builds `get_neurons_lite` payloads byte by byte from DESIGN §8's layout, independently of the
- * decoder under test (its own SCALE writer, no scale-ts), for the decoder's tests and the fake
- * Subtensor.
+ * Builds `get_neurons_lite` payloads byte by byte from the layout in docs/validators.md ("Decoding
+ * `NeuronInfoLite`"), independently of the decoder under test (its own SCALE writer, no scale-ts), for the
+ * decoder's tests and the fake Subtensor.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { utf8ToBytes } from "@noble/hashes/utils.js";

@@ -43,7 +43,7 @@ export function metagraphOf(
   };
 }
 
-/** What DESIGN §7 says a chain fixture decodes to, computed from its raw values. */
+/** What a chain fixture decodes to (docs/validators.md), computed from its raw values. */
 export function neuronOfFixture(f: NeuronFixture): Neuron {
   return {
     uid: f.uid,

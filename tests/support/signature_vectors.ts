@@ -1,9 +1,10 @@
 import { z } from "zod";
 
 /**
- * The interop vectors of DESIGN §4 (`golden/signatures-v1.json`). The tests read the copy under
- * tests/validators/golden/ so they run without the shared folder; `sharedVectorsText` reads the
- * shared original when it sits beside the repository (CI), to prove the copy is unchanged.
+ * The interop vectors of request signatures (docs/signatures.md, "Worked example"), in
+ * tests/validators/golden/signatures-v1.json, a copy of a file the subnet's projects share;
+ * `sharedVectorsText` reads that shared original when a checkout of it sits beside the
+ * repository (CI), to prove the copy is unchanged.
  */
 const VECTORS = new URL("../validators/golden/signatures-v1.json", import.meta.url);
 const SHARED_VECTORS = new URL("../../../shared/golden/signatures-v1.json", import.meta.url);

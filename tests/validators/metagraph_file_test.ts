@@ -13,7 +13,7 @@ const DEMO = new URL("../../actors/validators/demo_metagraph.json", import.meta.
 const ALICE = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY";
 const BOB = "5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty";
 
-/** DESIGN §7's example neuron, with real addresses in place of "5…". */
+/** The example neuron of docs/validators.md ("Metagraph file"), with real addresses in place of "5…". */
 const EXAMPLE = {
   uid: 0,
   hotkey: ALICE,

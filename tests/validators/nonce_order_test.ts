@@ -1,7 +1,7 @@
 /**
- * DESIGN §4's order holds although the lease's and the submission's nonce is used in the store's
- * step: a request the route refuses before that step (a body off the spec, an unknown id, a trace
- * too large, a query parameter) still uses its nonce up and counts in the rate window, and a
+ * The order of docs/signatures.md holds although the lease's and the submission's nonce is used in the
+ * store's step: a request the route refuses before that step (a body off the route's schema, an unknown id, a
+ * trace too large, a query parameter) still uses its nonce up and counts in the rate window, and a
  * refused nonce or a count over the rate answers first (nonce_reused, rate_limited), as when the
  * nonce was used before the route ran.
  */

@@ -255,9 +255,9 @@ function unresolved(): SourceResolution {
 const PRICE_EPSILON = 1e-9;
 
 /**
- * The settlement rule (DESIGN §6). A market is settled only when it is `closed` AND its current
- * `umaResolutionStatus` is `"resolved"` — so a proposed, challenged or disputed market always stays
- * `unresolved`, whatever its prices say. A settled market is then:
+ * The settlement rule (docs/events.md, "Where events come from"). A market is settled only when it is
+ * `closed` AND its current `umaResolutionStatus` is `"resolved"` — so a proposed, challenged or disputed
+ * market always stays `unresolved`, whatever its prices say. A settled market is then:
  * - `resolved` when its prices are a settlement vector (one outcome at 1, every other at 0): that
  *   outcome wins, `resolvedAt` is the close time, `finalOutcomePrices` are the prices;
  * - `voided` when every outcome settled at the same price 1/n (the 50/50 settlement of a binary

@@ -5,9 +5,10 @@
  * exactly the shape `GET /markets/keyset` serves (JSON-encoded `outcomes`, `outcomePrices`,
  * `clobTokenIds`, …), decoded by the same decoder as the live Gamma adapter.
  *
- * The file is read again at the start of every pass (the first page, cursor null), as DESIGN §7
- * has every file adapter do: editing it (resolving a market, adding one) is how an operator or a
- * test changes what the service sees. The pages of one pass come from the read its first page made.
+ * The file is read again at the start of every pass (the first page, cursor null), as every
+ * file adapter does (docs/architecture.md, "External sources"): editing it (resolving a market, adding one)
+ * is how an operator or a test changes what the service sees. The pages of one pass come from the read its
+ * first page made.
  */
 import { z } from "zod";
 import { isoAt } from "../../kernel/mod.ts";

@@ -1,7 +1,7 @@
 /**
  * The HTTP side every network adapter shares: the service's retrying `HttpClient` set up for an
  * LLM provider (a POST is retried only when the connection was never made, so no tokens can have
- * been spent), and the mapping of every failure to a `ProviderError` (DESIGN §6 "Gateway requests").
+ * been spent), and the mapping of every failure to a `ProviderError` (docs/gateway.md, "Upstream outcomes").
  */
 import { type Clock, HttpClient, UpstreamError, type UpstreamObserver } from "../../kernel/mod.ts";
 import { ProviderError } from "../provider_adapter.ts";
@@ -52,8 +52,8 @@ export function longestCallMs(provider: Pick<ProviderEntry, "timeoutMs">): numbe
 
 /**
  * POSTs `body` as JSON and returns the parsed JSON answer, each attempt within `timeoutMs` and the
- * whole call (attempts and waits) within `longestCallMs`; every failure is a `ProviderError`, except the caller's own
- * abort, which rejects with the signal's reason.
+ * whole call (attempts and waits) within `longestCallMs`; every failure is a `ProviderError`, except the
+ * caller's own abort, which rejects with the signal's reason.
  */
 export async function postJson(
   http: HttpClient,

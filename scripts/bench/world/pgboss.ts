@@ -1,6 +1,6 @@
 /**
  * The job-queue reference of `bench:leases`: pg-boss 10 on its own scratch database holding `jobs`
- * queued jobs (BENCH-ANCHORS.md ran it with 20,000), `workers` loops each fetching one job and
+ * queued jobs (`bench:leases` queues 20,000), `workers` loops each fetching one job and
  * completing it until the queue is empty or `seconds` have passed. pg-boss slows down as its queue
  * grows (here 675–743 jobs/s with 2,000 queued, 137 with 20,000, the same hour), so the loop it is
  * compared with must start from the same depth.
