@@ -3,6 +3,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { checkAgentSource, PARSE_BUDGET_MS, positionAt } from "../../actors/agents/mod.ts";
 import { ServiceError } from "../../actors/kernel/mod.ts";
+import { pythonTest } from "../support/python.ts";
 
 const LIMIT = { maxBytes: 1_048_576 };
 const EXAMPLE = new URL("../../docs/examples/agent_example.py", import.meta.url);
@@ -143,12 +144,8 @@ Deno.test("code made to be slow for the parser is refused past the parse budget,
   );
 });
 
-const hasPython = await new Deno.Command("python3", { args: ["--version"], stdout: "null", stderr: "null" })
-  .output().then((out) => out.success, () => false);
-
-Deno.test({
+pythonTest({
   name: "the shipped example agent returns a valid prediction for an event in the lease's shape",
-  ignore: !hasPython,
   fn: async () => {
     const event = {
       id: "evt_1",
