@@ -10,6 +10,7 @@ const UPLOADS = 12;
 
 adapterTest(
   "racing uploads of one miner over two instances give one 201 and 429 for the rest",
+  { needs: "concurrency" },
   async (adapter) => {
     const clock = new ManualClock(TEST_START_MS);
     await using a = await openTestService({ env, clock, storage: adapter.storage });

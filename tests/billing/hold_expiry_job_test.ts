@@ -92,6 +92,7 @@ adapterTest(
 
 adapterTest(
   "settles racing the hold expiry job on another instance charge each call exactly once",
+  { needs: "concurrency" },
   async (adapter) => {
     const clock = new ManualClock();
     const second = await adapter.openAnother();

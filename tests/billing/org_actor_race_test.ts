@@ -37,50 +37,59 @@ async function settledOutcome(call: Promise<unknown>): Promise<"ok" | "insuffici
   }
 }
 
-adapterTest("200 reserves raced over two instances succeed exactly K times", async (adapter) => {
-  const K = 37n;
-  const clock = new ManualClock();
-  const asks = twoInstances(adapter.storage, await adapter.openAnother(), clock);
-  await asks[0]!(ORG, { type: "create", name: "Race" });
-  await asks[1]!(ORG, { type: "credit", amountMicro: K * SIZE, reference: "initial" });
-  const outcomes = await Promise.all(
-    Array.from(
-      { length: CALLS },
-      (_, i) => settledOutcome(asks[i % 2]!(ORG, { type: "reserve", amountMicro: SIZE })),
-    ),
-  );
-  assert.equal(outcomes.filter((outcome) => outcome === "ok").length, Number(K));
-  const account = await adapter.storage.billing.getAccount(ORG);
-  assert.deepEqual(account && [account.balanceMicro, account.heldMicro], [K * SIZE, K * SIZE]);
-  assert.equal((await adapter.storage.billing.listHolds(ORG)).length, Number(K));
-  assert.equal(await ledgerSum(adapter.storage.billing, ORG), account?.balanceMicro);
-});
+adapterTest(
+  "200 reserves raced over two instances succeed exactly K times",
+  { needs: "concurrency" },
+  async (adapter) => {
+    const K = 37n;
+    const clock = new ManualClock();
+    const asks = twoInstances(adapter.storage, await adapter.openAnother(), clock);
+    await asks[0]!(ORG, { type: "create", name: "Race" });
+    await asks[1]!(ORG, { type: "credit", amountMicro: K * SIZE, reference: "initial" });
+    const outcomes = await Promise.all(
+      Array.from(
+        { length: CALLS },
+        (_, i) => settledOutcome(asks[i % 2]!(ORG, { type: "reserve", amountMicro: SIZE })),
+      ),
+    );
+    assert.equal(outcomes.filter((outcome) => outcome === "ok").length, Number(K));
+    const account = await adapter.storage.billing.getAccount(ORG);
+    assert.deepEqual(account && [account.balanceMicro, account.heldMicro], [K * SIZE, K * SIZE]);
+    assert.equal((await adapter.storage.billing.listHolds(ORG)).length, Number(K));
+    assert.equal(await ledgerSum(adapter.storage.billing, ORG), account?.balanceMicro);
+  },
+);
 
-adapterTest("reserve+settle pairs raced over two instances never overspend", async (adapter) => {
-  const clock = new ManualClock();
-  const asks = twoInstances(adapter.storage, await adapter.openAnother(), clock);
-  await asks[0]!(ORG, { type: "create", name: "Race" });
-  await asks[0]!(ORG, { type: "credit", amountMicro: 1_000n, reference: "initial" });
-  const pair = async (ask: AskOrg, i: number) => {
-    const { holdId } = await ask(ORG, { type: "reserve", amountMicro: SIZE });
-    await ask(ORG, { type: "settle", holdId, costMicro: SIZE, usage: { description: `call ${i}` } });
-  };
-  const outcomes = await Promise.all(
-    Array.from({ length: CALLS }, (_, i) => settledOutcome(pair(asks[i % 2]!, i))),
-  );
-  assert.equal(outcomes.filter((outcome) => outcome === "ok").length, 100);
-  assert.deepEqual(await asks[1]!(ORG, { type: "balance" }), {
-    balanceMicro: 0n,
-    heldMicro: 0n,
-    availableMicro: 0n,
-    lastUsageAt: new Date(clock.now()).toISOString(),
-  });
-  assert.equal(await ledgerSum(adapter.storage.billing, ORG), 0n);
-  assert.equal((await adapter.storage.billing.listUsage(ORG, { limit: 200 })).length, 100);
-});
+adapterTest(
+  "reserve+settle pairs raced over two instances never overspend",
+  { needs: "concurrency" },
+  async (adapter) => {
+    const clock = new ManualClock();
+    const asks = twoInstances(adapter.storage, await adapter.openAnother(), clock);
+    await asks[0]!(ORG, { type: "create", name: "Race" });
+    await asks[0]!(ORG, { type: "credit", amountMicro: 1_000n, reference: "initial" });
+    const pair = async (ask: AskOrg, i: number) => {
+      const { holdId } = await ask(ORG, { type: "reserve", amountMicro: SIZE });
+      await ask(ORG, { type: "settle", holdId, costMicro: SIZE, usage: { description: `call ${i}` } });
+    };
+    const outcomes = await Promise.all(
+      Array.from({ length: CALLS }, (_, i) => settledOutcome(pair(asks[i % 2]!, i))),
+    );
+    assert.equal(outcomes.filter((outcome) => outcome === "ok").length, 100);
+    assert.deepEqual(await asks[1]!(ORG, { type: "balance" }), {
+      balanceMicro: 0n,
+      heldMicro: 0n,
+      availableMicro: 0n,
+      lastUsageAt: new Date(clock.now()).toISOString(),
+    });
+    assert.equal(await ledgerSum(adapter.storage.billing, ORG), 0n);
+    assert.equal((await adapter.storage.billing.listUsage(ORG, { limit: 200 })).length, 100);
+  },
+);
 
 adapterTest(
   "settles racing releases of the same holds on another instance still charge every call",
+  { needs: "concurrency" },
   async (adapter) => {
     const clock = new ManualClock();
     const [one, two] = twoInstances(adapter.storage, await adapter.openAnother(), clock) as [
@@ -106,7 +115,9 @@ adapterTest(
   },
 );
 
-adapterTest("settles of the same holds on two instances charge each hold exactly once", async (adapter) => {
+adapterTest("settles of the same holds on two instances charge each hold exactly once", {
+  needs: "concurrency",
+}, async (adapter) => {
   const clock = new ManualClock();
   const [one, two] = twoInstances(adapter.storage, await adapter.openAnother(), clock) as [
     AskOrg,
@@ -136,6 +147,7 @@ adapterTest("settles of the same holds on two instances charge each hold exactly
 
 adapterTest(
   "credits raced near 2^63-1 over two instances stop at the maximum without a 500",
+  { needs: "concurrency" },
   async (adapter) => {
     const clock = new ManualClock();
     const asks = twoInstances(adapter.storage, await adapter.openAnother(), clock);

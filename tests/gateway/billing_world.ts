@@ -55,7 +55,8 @@ export async function world(balanceMicro: bigint, fakeOptions: FakeOpenAiOptions
   await ask(ORG, { type: "create", name: "Acme" });
   if (balanceMicro > 0n) await ask(ORG, { type: "credit", amountMicro: balanceMicro, reference: "initial" });
   const fake = new FakeOpenAi(fakeOptions);
-  const provider = fakeProvider("openai", fake.baseUrl, { markupBps: 500, timeoutMs: 200 });
+  // Calls that succeed must be answered within it: seconds, for a busy machine.
+  const provider = fakeProvider("openai", fake.baseUrl, { markupBps: 500, timeoutMs: 2_000 });
   const resolved = new ProviderCatalog([provider]).resolve(provider.id, "gpt-test");
   const adapter = new OpenAiAdapter(provider, recordedHttp());
   const logs: LogLine[] = [];

@@ -8,6 +8,11 @@ import {
 } from "../../actors/kernel/mod.ts";
 
 const NOW = Date.parse("2026-11-25T00:00:00.000Z");
+/**
+ * The attempt timeout of a test where some attempt must be answered in time. Tests whose upstream
+ * never answers keep a short one.
+ */
+const ANSWER_TIMEOUT_MS = 2_000;
 
 /** One scripted answer: a status (with headers and body), or no answer until the fake closes. */
 type Script = { status: number; headers?: Record<string, string>; body?: string } | { hang: true };
@@ -141,7 +146,8 @@ Deno.test("a slow upstream is abandoned at each attempt's timeout and the error 
 
 Deno.test("a timed-out attempt is retried and the next answer served", async () => {
   await using upstream = new ScriptedUpstream([{ hang: true }]);
-  const { client } = clientFor({ timeoutMs: 50 });
+  // The timeout also bounds the attempt that must be served: seconds, for a busy machine.
+  const { client } = clientFor({ timeoutMs: ANSWER_TIMEOUT_MS });
   const response = await client.request(upstream.url);
   assert.equal(await response.text(), "ok");
   assert.equal(upstream.received.length, 2);
@@ -149,14 +155,15 @@ Deno.test("a timed-out attempt is retried and the next answer served", async () 
 
 Deno.test("a POST is not retried once the request was sent: neither on 503 nor on a timeout", async () => {
   await using upstream = new ScriptedUpstream([{ status: 503 }, { hang: true }]);
-  const { client } = clientFor({ timeoutMs: 50 });
+  // The 503 must come back within the timeout: seconds, for a busy machine.
+  const { client } = clientFor({ timeoutMs: ANSWER_TIMEOUT_MS });
 
   const refused = await upstreamError(
     client.request(upstream.url, { method: "POST", body: "charge me once" }),
   );
   assert.equal(refused.detail, "HTTP 503 (1 attempt)");
   const slow = await upstreamError(client.request(upstream.url, { method: "POST", body: "charge me once" }));
-  assert.equal(slow.detail, "no answer within 50 ms (1 attempt)");
+  assert.equal(slow.detail, `no answer within ${ANSWER_TIMEOUT_MS} ms (1 attempt)`);
 
   assert.deepEqual(upstream.received.map((request) => [request.method, request.body]), [
     ["POST", "charge me once"],

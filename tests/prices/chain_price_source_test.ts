@@ -142,8 +142,9 @@ Deno.test("a CoinGecko answer that is garbage, or JSON without a positive bitten
 Deno.test("a CoinGecko that does not answer in time fails the reading as a timeout", async () => {
   await using up = upstreams();
   up.coingecko.failNext(1, { kind: "hang", ms: 5_000 });
-  const error = await failure(up.source({ timeoutMs: 50, retries: 0 }));
-  assert.match(error.message, /CoinGecko: no answer within 50 ms \(1 attempt\)/);
+  // Subtensor's answers, read meanwhile, must come within the same timeout: seconds, for a busy machine.
+  const error = await failure(up.source({ timeoutMs: 2_000, retries: 0 }));
+  assert.match(error.message, /CoinGecko: no answer within 2000 ms \(1 attempt\)/);
   assert.ok(up.attempts.includes("coingecko timeout"));
 });
 

@@ -13,6 +13,7 @@ import {
 
 adapterTest(
   "two instances sharing one store run the job exactly once per interval, never concurrently",
+  { needs: "concurrency" },
   async (adapter) => {
     const ledger = new RunLedger();
     const { clock, a, b } = twoInstances(adapter.storage, await adapter.openAnother(), ledger);

@@ -112,6 +112,7 @@ adapterTest(
 
 adapterTest(
   "agent store gives exactly one of two racing uploads of one miner, across two handles",
+  { needs: "concurrency" },
   async (adapter) => {
     const other = await adapter.openAnother();
     for (let round = 0; round < 5; round++) {
@@ -139,7 +140,9 @@ adapterTest(
   },
 );
 
-adapterTest("agent store makes one version of identical code uploaded twice at once", async (adapter) => {
+adapterTest("agent store makes one version of identical code uploaded twice at once", {
+  needs: "concurrency",
+}, async (adapter) => {
   const other = await adapter.openAnother();
   const code = "async def agent_main(event):\n    return None\n";
   const outcomes = await Promise.all([

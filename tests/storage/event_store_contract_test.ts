@@ -170,7 +170,9 @@ adapterTest("count counts stored events, not writes", async ({ storage }) => {
   assert.equal(await storage.events.count(), 5);
 });
 
-adapterTest("two instances writing the same version at once: exactly one write wins", async (adapter) => {
+adapterTest("two instances writing the same version at once: exactly one write wins", {
+  needs: "concurrency",
+}, async (adapter) => {
   const handles = [adapter.storage.events, (await adapter.openAnother()).events];
   const event = eventRecord("polymarket-1", T0);
   const creates = await Promise.all(

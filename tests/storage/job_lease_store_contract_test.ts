@@ -129,24 +129,28 @@ adapterTest("a fenced write is refused once a newer grant holds the job", async 
   assert.equal(await settings.get("other"), null);
 });
 
-adapterTest("a late writer racing a takeover never has the last word", async (adapter) => {
-  const other = await adapter.openAnother();
-  for (let round = 0; round < 8; round++) {
-    const job = `ingest-${round}`;
-    const old = { job, token: await grant(adapter.storage.jobLeases, job, "a") };
-    const late = Array.from(
-      { length: 6 },
-      (_, index) => adapter.storage.settings.putFenced(job, { value: `a-${index}`, fence: old }),
-    );
-    const takeover = (async () => {
-      await other.jobLeases.release(job, { token: old.token });
-      const newer = { job, token: await grant(other.jobLeases, job, "b") };
-      assert.equal(await other.settings.putFenced(job, { value: "b", fence: newer }), true);
-    })();
-    await Promise.all([...late, takeover]);
-    assert.equal(await adapter.storage.settings.get(job), "b", `round ${round}`);
-  }
-});
+adapterTest(
+  "a late writer racing a takeover never has the last word",
+  { needs: "concurrency" },
+  async (adapter) => {
+    const other = await adapter.openAnother();
+    for (let round = 0; round < 8; round++) {
+      const job = `ingest-${round}`;
+      const old = { job, token: await grant(adapter.storage.jobLeases, job, "a") };
+      const late = Array.from(
+        { length: 6 },
+        (_, index) => adapter.storage.settings.putFenced(job, { value: `a-${index}`, fence: old }),
+      );
+      const takeover = (async () => {
+        await other.jobLeases.release(job, { token: old.token });
+        const newer = { job, token: await grant(other.jobLeases, job, "b") };
+        assert.equal(await other.settings.putFenced(job, { value: "b", fence: newer }), true);
+      })();
+      await Promise.all([...late, takeover]);
+      assert.equal(await adapter.storage.settings.get(job), "b", `round ${round}`);
+    }
+  },
+);
 
 adapterTest("leases of different jobs are independent", async ({ storage }) => {
   const leases = storage.jobLeases;
@@ -162,7 +166,9 @@ adapterTest("leases of different jobs are independent", async ({ storage }) => {
   );
 });
 
-adapterTest("many holders racing from two instances for one lease: exactly one wins", async (adapter) => {
+adapterTest("many holders racing from two instances for one lease: exactly one wins", {
+  needs: "concurrency",
+}, async (adapter) => {
   const handles = [adapter.storage.jobLeases, (await adapter.openAnother()).jobLeases];
   const contenders = Array.from({ length: 16 }, (_, index) => `holder-${index}`);
   const race = async (job: string, ttlMs: number) => {

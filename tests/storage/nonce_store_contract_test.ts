@@ -26,18 +26,22 @@ adapterTest("an expired nonce counts as unused, and a purge keeps live ones", as
   assert.equal(await nonces.consume("5Alice", "short", LONG), false);
 });
 
-adapterTest("a nonce raced on two instances is accepted exactly once", async (adapter) => {
-  const other = await adapter.openAnother();
-  for (let round = 0; round < 5; round++) {
-    const uses = await Promise.all(
-      Array.from(
-        { length: 16 },
-        (_, i) => (i % 2 ? other : adapter.storage).nonces.consume("5Alice", `race-${round}`, LONG),
-      ),
-    );
-    assert.equal(uses.filter(Boolean).length, 1, `round ${round}: ${uses.join(",")}`);
-  }
-});
+adapterTest(
+  "a nonce raced on two instances is accepted exactly once",
+  { needs: "concurrency" },
+  async (adapter) => {
+    const other = await adapter.openAnother();
+    for (let round = 0; round < 5; round++) {
+      const uses = await Promise.all(
+        Array.from(
+          { length: 16 },
+          (_, i) => (i % 2 ? other : adapter.storage).nonces.consume("5Alice", `race-${round}`, LONG),
+        ),
+      );
+      assert.equal(uses.filter(Boolean).length, 1, `round ${round}: ${uses.join(",")}`);
+    }
+  },
+);
 
 const WINDOW = { windowStartMs: 1_800_000_000_000, windowMs: 60_000 };
 
@@ -70,6 +74,7 @@ adapterTest(
 
 adapterTest(
   "a nonce raced with rate hits on two instances is fresh exactly once, every hit counted",
+  { needs: "concurrency" },
   async (adapter) => {
     const other = await adapter.openAnother();
     const hit = { bucket: "validator:5Bob", ...WINDOW };

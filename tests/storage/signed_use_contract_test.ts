@@ -120,28 +120,34 @@ function oneAdmitted<T>(results: T[], refused: (result: T) => boolean): T {
   return admitted[0]!;
 }
 
-adapterTest("one nonce raced in 16 claims on two instances: exactly one claims", async (adapter) => {
-  await seedQueue(adapter.storage, { miners: 2, events: 10 });
-  const other = await adapter.openAnother();
-  for (let round = 0; round < 3; round++) {
-    const use = useOf("5Racer", `n-race-claim-${round}`);
-    const results: ClaimResult[] = await Promise.all(
-      Array.from({ length: 16 }, (_, i) =>
-        (i % 2 ? other : adapter.storage).assignments.claim("5Racer", {
-          ...LONG_LEASE,
-          use,
-        })),
-    );
-    const won = oneAdmitted(results, (result) => result.kind === "use_refused");
-    assert.equal(won.kind, "claimed");
-    for (const result of results) {
-      if (result.kind === "use_refused") assert.equal(result.use.fresh, false, "refused as a replay");
+adapterTest(
+  "one nonce raced in 16 claims on two instances: exactly one claims",
+  { needs: "concurrency" },
+  async (adapter) => {
+    await seedQueue(adapter.storage, { miners: 2, events: 10 });
+    const other = await adapter.openAnother();
+    for (let round = 0; round < 3; round++) {
+      const use = useOf("5Racer", `n-race-claim-${round}`);
+      const results: ClaimResult[] = await Promise.all(
+        Array.from({ length: 16 }, (_, i) =>
+          (i % 2 ? other : adapter.storage).assignments.claim("5Racer", {
+            ...LONG_LEASE,
+            use,
+          })),
+      );
+      const won = oneAdmitted(results, (result) => result.kind === "use_refused");
+      assert.equal(won.kind, "claimed");
+      for (const result of results) {
+        if (result.kind === "use_refused") assert.equal(result.use.fresh, false, "refused as a replay");
+      }
+      assert.equal(await adapter.storage.assignments.countLive("5Racer"), round + 1, "one claim per nonce");
     }
-    assert.equal(await adapter.storage.assignments.countLive("5Racer"), round + 1, "one claim per nonce");
-  }
-});
+  },
+);
 
-adapterTest("one nonce raced in 16 submissions on two instances: exactly one stores", async (adapter) => {
+adapterTest("one nonce raced in 16 submissions on two instances: exactly one stores", {
+  needs: "concurrency",
+}, async (adapter) => {
   const { targets, events } = await seedQueue(adapter.storage, { miners: 1, events: 1 });
   const id = idOf(targets[0]!);
   await adapter.storage.assignments.claim("5Racer", LONG_LEASE);

@@ -63,10 +63,13 @@ async function openPg(): Promise<AdapterUnderTest & { dispose(): Promise<void> }
 
 export interface AdapterTestOptions {
   /**
-   * "concurrency": the test is about statements executing at the same instant in the database
-   * (row-lock waits, concurrent upserts, racing transactions). The embedded PGlite runs one
-   * statement at a time, so without DATABASE_URL the PostgreSQL variant is registered as ignored,
-   * with the reason in its name, instead of passing without having raced anything.
+   * "concurrency": the test races requests or storage calls against each other (on one handle or
+   * on two instances): its point is what the store does when they meet (row-lock waits, concurrent
+   * upserts, conditional writes, racing transactions). The embedded PGlite runs one statement, and a
+   * connection's transaction, at a time, so without DATABASE_URL the PostgreSQL variant is
+   * registered as ignored, with the reason in its name, instead of passing without having raced
+   * anything. The KV variant always runs: calls on KV handles interleave their reads and checked
+   * commits, so a racing commit can lose its check there as on a server.
    */
   needs?: "concurrency";
 }

@@ -1,13 +1,17 @@
 import { z } from "zod";
 
 /**
- * The interop vectors of request signatures (docs/signatures.md, "Worked example"), in
- * tests/validators/golden/signatures-v1.json, a copy of a file the subnet's projects share;
- * `sharedVectorsText` reads that shared original when a checkout of it sits beside the
- * repository (CI), to prove the copy is unchanged.
+ * The interop vectors of request signatures (docs/signatures.md, "Worked example"), shipped with
+ * the tests in tests/validators/golden/signatures-v1.json: every test reads this copy, never a file
+ * outside the repository.
  */
 const VECTORS = new URL("../validators/golden/signatures-v1.json", import.meta.url);
-const SHARED_VECTORS = new URL("../../../shared/golden/signatures-v1.json", import.meta.url);
+
+/**
+ * SHA-256 of the project's shared `golden/signatures-v1.json`, the file the copy was taken from.
+ * Replacing the copy with a newer shared file means changing this digest with it, on purpose.
+ */
+export const SHARED_VECTORS_SHA256 = "2392147382f40ca4590b0b3aaa1e3fd74f312ce98e215c75147160ee11a57c25";
 
 const caseSchema = z.object({
   name: z.string(),
@@ -36,13 +40,8 @@ export async function signatureVectors(): Promise<SignatureVector[]> {
   return file.parse(JSON.parse(await Deno.readTextFile(VECTORS))).cases;
 }
 
-/** The text of the vendored copy, and of the shared original when present (else null). */
-export async function vectorTexts(): Promise<{ vendored: string; shared: string | null }> {
-  const vendored = await Deno.readTextFile(VECTORS);
-  try {
-    return { vendored, shared: await Deno.readTextFile(SHARED_VECTORS) };
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { vendored, shared: null };
-    throw error;
-  }
+/** SHA-256 of the shipped copy's bytes, as lowercase hex. */
+export async function vectorsSha256(): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", await Deno.readFile(VECTORS));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }

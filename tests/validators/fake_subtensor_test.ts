@@ -77,7 +77,7 @@ Deno.test("a hanging answer can be aborted by the caller, and is released when t
   const pending = call(node.url, "chain_getHeader", []);
   while (node.calls.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
   controller.abort();
-  await assert.rejects(aborted);
+  await assert.rejects(aborted, { name: "AbortError" });
   await node.close();
   const released = await (await pending).json();
   assert.equal(parseInt(released.result.number, 16), 6_852_690);
