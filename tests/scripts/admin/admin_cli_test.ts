@@ -141,9 +141,9 @@ Deno.test("admin CLI usage errors exit 2 with help; help exits 0; the token is n
       assert.equal(run.code, 2, argv.join(" "));
       assert.match(run.err, /^error: /);
     }
-    const noRpm = await cli("key", "issue", "org_x", "--name", "k", "--scopes", "billing:read");
-    assert.equal(noRpm.code, 2);
-    assert.match(noRpm.err, /^error: key issue needs --rpm\n/);
+    const noScopes = await cli("key", "issue", "org_x", "--name", "k");
+    assert.equal(noScopes.code, 2);
+    assert.match(noScopes.err, /^error: key issue needs --scopes\n/);
     const out: string[] = [];
     const noToken = await runAdmin(["org", "show", "o"], {
       env: { FGW_URL: env.FGW_URL },
@@ -310,4 +310,17 @@ Deno.test("admin CLI prints an unknown-route 404 as it is when the admin API is 
   assert.equal(code, 1);
   assert.deepEqual(sent, ["GET with token", "GET without token"]);
   assert.equal(err.join("\n"), "error: not_found (HTTP 404): No such route");
+});
+
+Deno.test("admin CLI key issue without --rpm issues a key of 60 requests per minute, as its help says", async () => {
+  const { cli, close } = await cliAgainstServer();
+  try {
+    assert.match((await cli("help")).out, /key issue <orgId> .*\[--rpm N \(default 60\)\]/);
+    const orgId = JSON.parse((await cli("org", "create", "Acme", "--json")).out).id as string;
+    const issued = await cli("key", "issue", orgId, "--name", "ci", "--scopes", "billing:read", "--json");
+    assert.equal(issued.code, 0, issued.err);
+    assert.equal(JSON.parse(issued.out).key.rateLimitRpm, 60);
+  } finally {
+    await close();
+  }
 });
