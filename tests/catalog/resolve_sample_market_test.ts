@@ -1,18 +1,21 @@
 /**
- * docs/events.md, "Resolving a sample market": docs/examples/resolve_sample_market.py resolves a
- * market of a copy of the shipped snapshot with the winner it is given (a 3-outcome market too),
- * or refuses a bad one.
+ * docs/events.md, "Resolving a sample market": the market it resolves is in the assignment pool of
+ * a service started on the shipped snapshot, and docs/examples/resolve_sample_market.py resolves a
+ * market of a copy with the winner it is given (a 3-outcome market too), or refuses a bad one.
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { ManualClock } from "../../actors/kernel/mod.ts";
+import { poolOf } from "../../actors/catalog/mod.ts";
 import { runJobOnce } from "../support/jobs.ts";
-import { openTestService, type TestService } from "../support/test_service.ts";
+import { openTestService, TEST_START_MS, type TestService } from "../support/test_service.ts";
 
 const SHIPPED = fileURLToPath(
   new URL("../../actors/catalog/sources/polymarket_snapshot.json", import.meta.url),
 );
 const SCRIPT = fileURLToPath(new URL("../../docs/examples/resolve_sample_market.py", import.meta.url));
+const EVENTS_DOC = new URL("../../docs/events.md", import.meta.url);
+const HOUR_MS = 3_600_000;
 
 const hasPython = await new Deno.Command("python3", { args: ["--version"], stdout: "null", stderr: "null" })
   .output().then((out) => out.success, () => false);
@@ -33,6 +36,25 @@ async function ingest(service: TestService): Promise<void> {
     nowMs: service.clock.now(),
   });
 }
+
+function inPool(service: TestService, eventId: string): boolean {
+  const at = { nowMs: service.clock.now(), rules: service.catalog.routes.pool };
+  return poolOf(service.catalog.view.current(), at).some((item) => item.event.id === eventId);
+}
+
+Deno.test("the market docs/events.md resolves is in the assignment pool from the start and a day later", async () => {
+  const doc = await Deno.readTextFile(EVENTS_DOC);
+  const command = /resolve_sample_market\.py \S+ (\d+) (\S+)/.exec(doc);
+  assert.ok(command, "docs/events.md runs the example script");
+  await using service = await serviceOnSnapshot(SHIPPED, TEST_START_MS);
+  const eventId = `polymarket-${command[1]}`;
+  assert.ok(inPool(service, eventId), `${eventId} is in the pool at start`);
+  service.clock.advance(24 * HOUR_MS);
+  assert.ok(inPool(service, eventId), `${eventId} is still in the pool a day later`);
+  const outcomes = service.catalog.view.current().sorted("endDate").find((item) => item.event.id === eventId)
+    ?.event.outcomes.map((outcome) => outcome.name);
+  assert.ok(outcomes?.includes(command[2]!), `${command[2]} is one of ${outcomes}`);
+});
 
 /** Runs the example script; its exit code and what it printed. */
 async function resolveScript(...args: string[]) {
