@@ -23,6 +23,11 @@ export interface MinerActorDeps {
   maxBytes: number;
   /** One new version per miner per this period (`FGW_AGENT_COOLDOWN_MS`; 0: none). */
   cooldownMs: number;
+  /**
+   * Called with the miner's hotkey after a new version has committed, before the upload is
+   * answered (the assignment sync of that miner, so the version is leasable at once); never rejects.
+   */
+  afterNewVersion?: (hotkey: string) => Promise<void>;
 }
 
 type Upload = Extract<MinerMessage, { type: "upload" }>;
@@ -32,8 +37,9 @@ type Upload = Extract<MinerMessage, { type: "upload" }>;
  * top-level `agent_main`), answered with the existing version when the miner has this code
  * already, refused with 402 when the miner's org has no available balance, and otherwise stored
  * by one conditional write that also enforces the cooldown (429 with `Retry-After`), so that
- * racing uploads on several instances give one new version. Storage is the truth: the actor keeps
- * no copy of the versions.
+ * racing uploads on several instances give one new version. Once that write has committed, and
+ * apart from it, `afterNewVersion` syncs the miner's assignments. Storage is the truth: the actor
+ * keeps no copy of the versions.
  */
 export class MinerActor implements Actor<MinerMessages> {
   readonly #hotkey: string;
@@ -76,6 +82,7 @@ export class MinerActor implements Actor<MinerMessages> {
     }, { nowMs, cooldownMs });
     switch (outcome.outcome) {
       case "created":
+        await this.#deps.afterNewVersion?.(this.#hotkey);
         return { version: outcome.version, created: true, current: true };
       case "existing":
         return { version: outcome.version, created: false, current: outcome.current };

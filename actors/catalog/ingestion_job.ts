@@ -4,7 +4,12 @@ import type { Logger } from "../kernel/mod.ts";
 import { eventIdFor } from "./market_admission.ts";
 import type { ActorKind, ActorSystem } from "../runtime/mod.ts";
 import type { JobRun, PeriodicJob } from "../runtime/mod.ts";
-import { type MarketSource, MarketSourceError, type SourceMarket } from "./sources/market_source.ts";
+import {
+  type MalformedMarket,
+  type MarketSource,
+  MarketSourceError,
+  type SourceMarket,
+} from "./sources/market_source.ts";
 import type { EventStore } from "../../storage/event_store.ts";
 
 export interface IngestionOptions {
@@ -40,11 +45,15 @@ export interface IngestionOptions {
   onSettlementContradicted?: (eventId: string) => void;
 }
 
+/** Malformed markets an instance remembers having logged; past this many it starts afresh. */
+const MAX_REPORTED_MALFORMED = 10_000;
+
 /** What one pass did. */
 export interface PassStats {
   source: string;
   pages: number;
   seen: number;
+  /** Markets skipped because they cannot be decoded (each logged once per instance, with why). */
   malformed: number;
   admitted: number;
   updated: number;
@@ -65,6 +74,8 @@ export class MarketIngestionJob implements PeriodicJob {
   #completedPasses = 0;
   /** Events whose contradiction this instance already reported. */
   readonly #reportedContradictions = new Set<string>();
+  /** Malformed markets (source, id and reason) this instance already logged. */
+  readonly #reportedMalformed = new Set<string>();
 
   constructor(options: IngestionOptions) {
     this.#options = options;
@@ -122,7 +133,8 @@ export class MarketIngestionJob implements PeriodicJob {
       signal?.throwIfAborted();
       const page = await source.fetchPage(cursor, signal);
       stats.pages++;
-      stats.malformed += page.malformed;
+      stats.malformed += page.malformed.length;
+      this.#reportMalformed(source.name, page.malformed);
       const replies = await Promise.allSettled(page.markets.map((market) => this.#observe(market, signal)));
       replies.forEach((reply, index) => this.#count(stats, reply, page.markets[index]!));
       stats.seen += page.markets.length;
@@ -141,6 +153,28 @@ export class MarketIngestionJob implements PeriodicJob {
     stats.failed++;
     if (stats.failed <= 3) {
       this.#options.log({ level: "error", msg: "cannot apply a market", error: String(reply.reason) });
+    }
+  }
+
+  /**
+   * Logs a malformed market once per instance and reason, naming it and why it cannot be decoded:
+   * it is skipped, so a new market stays out of the catalog and an admitted one keeps its last
+   * state (unresolved, say) until the source serves it well-formed (docs/events.md).
+   */
+  #reportMalformed(source: string, malformed: readonly MalformedMarket[]): void {
+    for (const { sourceMarketId, reason } of malformed) {
+      const key = JSON.stringify([source, sourceMarketId, reason]);
+      if (this.#reportedMalformed.has(key)) continue;
+      if (this.#reportedMalformed.size >= MAX_REPORTED_MALFORMED) this.#reportedMalformed.clear();
+      this.#reportedMalformed.add(key);
+      this.#options.log({
+        level: "warn",
+        msg: "malformed market skipped: the catalog keeps its last state of it",
+        source,
+        sourceMarketId,
+        eventId: sourceMarketId === null ? null : eventIdFor(source, sourceMarketId),
+        reason,
+      });
     }
   }
 

@@ -12,6 +12,8 @@ export * from "./market_admission.ts";
 export * from "./market_sanitize.ts";
 export * from "./random_pool.ts";
 export * from "./sources/gamma_decode.ts";
+export * from "./sources/gamma_settlement.ts";
+export * from "./sources/gamma_timestamp.ts";
 export * from "./sources/gamma_source.ts";
 export * from "./sources/market_source.ts";
 export * from "./sources/snapshot_source.ts";

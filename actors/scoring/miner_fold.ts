@@ -199,7 +199,8 @@ export class MinerFold {
       invalidPreds: this.#preds - this.#valid,
       rho: r6(m.rho),
       effN: r6(m.effN),
-      ageHours: r6((this.#computedAtMs - firstSeenAtMs) / HOUR_MS),
+      // An age is never negative: a registration first seen after `computedAt` is 0 hours old.
+      ageHours: r6(Math.max(0, this.#computedAtMs - firstSeenAtMs) / HOUR_MS),
       gate,
     };
     return { scoring, unroundedScore };

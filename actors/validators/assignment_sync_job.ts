@@ -102,6 +102,40 @@ export class AssignmentSyncJob implements PeriodicJob {
     });
   }
 
+  /**
+   * Brings one miner's assignments in line at once, outside the periodic pass: called after its
+   * new agent version has committed, so the version is leasable on every instance before the
+   * upload is answered (docs/assignments.md). `ensure`s the miner's latest version × the pool
+   * events, which also retires the unleased assignments of its older versions. It reads this
+   * instance's views as they are and does nothing before they have loaded or for a miner that is
+   * not eligible. It never rejects: a failure is logged and the periodic pass is the safety net.
+   */
+  async syncMiner(hotkey: string): Promise<void> {
+    const { catalog, metagraph, clock, log } = this.#options;
+    const latest = metagraph.metagraph;
+    if (!catalog.loaded || latest === null) return;
+    try {
+      const neurons = latest.neurons.filter((neuron) => neuron.hotkey === hotkey);
+      const miners = await this.eligibleMiners({ ...latest, neurons });
+      const pool = poolOf(catalog.current(), { nowMs: clock(), rules: this.#options.pool });
+      const ensured = await this.#options.assignments.ensure(targetsOf(miners, pool));
+      log({
+        level: "info",
+        msg: "miner's assignments synced",
+        minerHotkey: hotkey,
+        poolEvents: pool.length,
+        ...ensured,
+      });
+    } catch (error) {
+      log({
+        level: "warn",
+        msg: "cannot sync a miner's assignments now; the periodic pass will",
+        minerHotkey: hotkey,
+        error: String(error),
+      });
+    }
+  }
+
   /** The metagraph's neurons registered to an organisation and holding an agent version. */
   eligibleMiners(metagraph: StoredMetagraph, signal?: AbortSignal): Promise<EligibleMiner[]> {
     return eligibleMiners(metagraph, this.#options, signal);

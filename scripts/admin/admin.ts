@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { type AdminCall, type AdminOptions, findCommand, helpText } from "./admin_commands.ts";
 import { formatError, formatRecord } from "./admin_format.ts";
+import { type AdminAnswer, adminOffText, isUnknownRoute } from "./admin_off.ts";
 import { isHeaderValue, NOT_A_HEADER_VALUE } from "../../actors/kernel/mod.ts";
 
 /** Where the CLI reads its settings and writes its output (tests pass their own). */
@@ -23,11 +24,16 @@ function parse(argv: string[]): { positionals: string[]; options: AdminOptions }
   return { positionals: parsed.positionals, options: parsed.values as AdminOptions };
 }
 
-async function send(call: AdminCall, io: AdminIo): Promise<{ status: number; body: unknown }> {
-  const base = (io.env.FGW_URL ?? "http://127.0.0.1:8080").replace(/\/+$/, "");
-  const headers: Record<string, string> = { authorization: `Bearer ${adminToken(io)}` };
+/** The service's base URL (`FGW_URL`), without a trailing slash. */
+function baseUrl(io: AdminIo): string {
+  return (io.env.FGW_URL ?? "http://127.0.0.1:8080").replace(/\/+$/, "");
+}
+
+/** Sends `call` with the admin token (or, `anonymous`, without any) and reads the answer. */
+async function send(call: AdminCall, io: AdminIo, anonymous = false): Promise<AdminAnswer> {
+  const headers: Record<string, string> = anonymous ? {} : { authorization: `Bearer ${adminToken(io)}` };
   if (call.body !== undefined) headers["content-type"] = "application/json";
-  const response = await (io.fetch ?? fetch)(`${base}${call.path}`, {
+  const response = await (io.fetch ?? fetch)(`${baseUrl(io)}${call.path}`, {
     method: call.method,
     headers,
     ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
@@ -45,6 +51,29 @@ async function send(call: AdminCall, io: AdminIo): Promise<{ status: number; bod
 /** The token of FGW_ADMIN_TOKEN, without the whitespace around it (a header's value has none). */
 function adminToken(io: AdminIo): string {
   return (io.env.FGW_ADMIN_TOKEN ?? "").trim();
+}
+
+/**
+ * True when the service's admin API is off: `answer` is the 404 of an unknown route, and so is the
+ * answer to the same path without a token (with the admin API on, that one is 401). See admin_off.ts.
+ */
+async function adminApiOff(call: AdminCall, answer: AdminAnswer, io: AdminIo): Promise<boolean> {
+  if (!isUnknownRoute(answer)) return false;
+  const probe = await send({ method: "GET", path: call.path }, io, true).catch(() => null);
+  return probe !== null && isUnknownRoute(probe);
+}
+
+/** Prints an API error (the raw body with `--json`); exit status 1. */
+async function reportFailure(
+  call: AdminCall,
+  answer: AdminAnswer,
+  io: AdminIo,
+  json: boolean,
+): Promise<number> {
+  if (json) io.err(JSON.stringify(answer.body, null, 2));
+  else if (await adminApiOff(call, answer, io)) io.err(adminOffText(baseUrl(io)));
+  else io.err(formatError(answer.status, answer.body));
+  return 1;
 }
 
 function usageError(io: AdminIo, message: string): number {
@@ -88,19 +117,15 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
   const token = adminToken(io);
   if (!token) return usageError(io, "FGW_ADMIN_TOKEN is not set");
   if (!isHeaderValue(token)) return usageError(io, `FGW_ADMIN_TOKEN ${NOT_A_HEADER_VALUE}`);
+  const call = command.call(args, options);
   let answer;
   try {
-    answer = await send(command.call(args, options), io);
+    answer = await send(call, io);
   } catch (error) {
     io.err(`error: cannot reach ${io.env.FGW_URL ?? "http://127.0.0.1:8080"}: ${String(error)}`);
     return 1;
   }
-  if (answer.status >= 400) {
-    io.err(
-      options.json === true ? JSON.stringify(answer.body, null, 2) : formatError(answer.status, answer.body),
-    );
-    return 1;
-  }
+  if (answer.status >= 400) return await reportFailure(call, answer, io, options.json === true);
   if (options.json === true) io.out(JSON.stringify(answer.body ?? null, null, 2));
   else io.out(command.render ? command.render(answer.body, args) : formatRecord(answer.body));
   return 0;

@@ -24,6 +24,9 @@ export interface AdminCommand {
 
 const seg = encodeURIComponent;
 
+/** Requests per minute of a key issued without `--rpm` (docs/api_keys.md, "Issuing keys with the CLI"). */
+export const DEFAULT_KEY_RPM = 60;
+
 /** Numbers stay numbers; anything else is sent as typed so the server names the bad field. */
 function numberOrRaw(value: string | boolean | undefined): number | string | undefined {
   if (typeof value !== "string") return undefined;
@@ -45,7 +48,7 @@ function keyTerms(options: AdminOptions): Record<string, unknown> {
   return {
     name: options.name,
     scopes,
-    rateLimitRpm: numberOrRaw(options.rpm),
+    rateLimitRpm: typeof options.rpm === "string" ? numberOrRaw(options.rpm) : DEFAULT_KEY_RPM,
     ...(typeof options.pin === "string" ? { pinnedMinerHotkey: options.pin } : {}),
     ...(typeof options.expires === "string" ? { expiresAt: options.expires } : {}),
   };
@@ -115,8 +118,9 @@ export const ADMIN_COMMANDS: AdminCommand[] = [
     words: ["key", "issue"],
     args: ["orgId"],
     options: ["name", "scopes", "rpm", "pin", "expires"],
-    required: ["name", "scopes", "rpm"],
-    summary: "--name N --scopes a,b --rpm N [--pin HOTKEY] [--expires ISO]; prints the key once",
+    required: ["name", "scopes"],
+    summary: `--name N --scopes a,b [--rpm N (default ${DEFAULT_KEY_RPM})] [--pin HOTKEY] [--expires ISO]; ` +
+      "prints the key once",
     call: ([orgId], options) => ({
       method: "POST",
       path: `/admin/v1/orgs/${seg(orgId!)}/keys`,

@@ -148,6 +148,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       clock,
       maxBytes: config.FGW_AGENT_MAX_BYTES,
       cooldownMs: config.FGW_AGENT_COOLDOWN_MS,
+      afterNewVersion: (hotkey) => assignmentSync.syncMiner(hotkey),
     })),
   );
   const signatures = {

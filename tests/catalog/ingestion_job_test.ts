@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import { ManualClock } from "../../actors/kernel/mod.ts";
 import type { LogLine } from "../../actors/kernel/mod.ts";
-import { GammaMarketSource } from "../../actors/catalog/mod.ts";
+import { GammaMarketSource, SnapshotMarketSource } from "../../actors/catalog/mod.ts";
 import { loadConfig } from "../../scripts/service/config.ts";
 import { createService } from "../../scripts/service/service.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { adapterTest } from "../support/adapters.ts";
 import { generateGammaMarkets, type RawGammaMarket, startFakeGamma } from "../support/fake_gamma.ts";
+import { gammaMarket, SNAPSHOT_CAPTURED_AT } from "../support/gamma_markets.ts";
 import { runJobOnce } from "../support/jobs.ts";
 import { TEST_START_MS } from "../support/test_service.ts";
 
@@ -251,3 +252,48 @@ adapterTest(
     await service.close();
   },
 );
+
+Deno.test("a 3-outcome market resolved with two prices is logged by name and why, once, and stays unresolved", async () => {
+  const clock = new ManualClock(TEST_START_MS);
+  const threeWay = gammaMarket({
+    id: "700001",
+    outcomes: '["Man City", "Draw", "Arsenal"]',
+    outcomePrices: '["0.5", "0.3", "0.2"]',
+    clobTokenIds: '["11", "12", "13"]',
+  });
+  const path = await Deno.makeTempFile({ suffix: ".json" });
+  const write = () =>
+    Deno.writeTextFile(path, JSON.stringify({ capturedAt: SNAPSHOT_CAPTURED_AT, markets: [threeWay] }));
+  await write();
+  const logs: LogLine[] = [];
+  const { openKvStorage } = await import("../../storage/kv/kv_storage.ts");
+  const service = await createService(loadConfig({ FGW_IP_RPM: "0" }), {
+    storage: await openKvStorage(":memory:"),
+    clock: clock.now,
+    log: (line) => logs.push(line),
+    marketSource: new SnapshotMarketSource({ path }),
+  });
+  await ingest(service, clock);
+  assert.equal((await service.storage.events.get("polymarket-700001"))?.version, 1);
+  // What docs/examples/resolve_sample_market.py wrote before it took the winner as an argument.
+  Object.assign(threeWay, { closed: true, umaResolutionStatus: "resolved", outcomePrices: '["1","0"]' });
+  await write();
+  for (const _pass of [1, 2]) {
+    clock.advance(60_000);
+    await ingest(service, clock);
+  }
+  const passes = logs.filter((line) => line.msg === "market ingestion pass");
+  assert.deepEqual(passes.map((line) => line["malformed"]), [0, 1, 1]);
+  assert.deepEqual(logs.filter((line) => line.msg.startsWith("malformed market")), [{
+    level: "warn",
+    msg: "malformed market skipped: the catalog keeps its last state of it",
+    source: "polymarket",
+    sourceMarketId: "700001",
+    eventId: "polymarket-700001",
+    reason: "2 outcomePrices for 3 outcomes",
+  }]);
+  const stored = await service.storage.events.get("polymarket-700001");
+  assert.equal(stored?.event.resolution.resolutionStatus, "unresolved");
+  await service.close();
+  await Deno.remove(path);
+});

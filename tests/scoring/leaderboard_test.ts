@@ -189,10 +189,10 @@ adapterTest(
       n.hotkey,
       n.scoring.preds,
     ]);
-    // The table predates the new pair: its row is the empty one (ageHours negative until the next run).
+    // The table predates the new pair: its row is the empty one (ageHours 0 until the next run).
     assert.deepEqual(rows, [[1, minerHotkey(1), 5], [0, "5NewOwnerOfUid0", 0], [2, minerHotkey(2), 0]]);
     assert.equal(body.neurons[0].forecastingIncentive, 1);
-    assert.equal(body.neurons[1].scoring.ageHours, -0.033333); // first seen 2 minutes after computedAt
+    assert.equal(body.neurons[1].scoring.ageHours, 0); // first seen 2 minutes after computedAt: never negative
     await runJobOnce(service.scoring.job, { leases: storage.jobLeases, nowMs: later + 5 * 60_000 });
     service.clock.advance(5 * 60_000);
     const next = await board(service);

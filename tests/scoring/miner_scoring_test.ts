@@ -193,3 +193,13 @@ Deno.test("calibration bins q by tenths; q = 1 falls in the last bin", () => {
   ];
   assert.equal(calibrationOf(rows), 0.525);
 });
+
+Deno.test("a registration first seen after computedAt is 0 hours old, never a negative age", () => {
+  const input = scorerInput({
+    registrations: [registration(HOTKEY_1, 1, -0.025), registration(HOTKEY_2, 2, 0)],
+  });
+  const { miners } = scoreV1(input);
+  assert.equal(miners[HOTKEY_1]?.scoring.ageHours, 0);
+  assert.ok(Object.is(miners[HOTKEY_1]?.scoring.ageHours, 0), "not -0 either");
+  assert.equal(miners[HOTKEY_2]?.scoring.ageHours, 0);
+});

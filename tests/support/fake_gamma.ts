@@ -195,7 +195,7 @@ export async function readAllPages(
     const page = await source.fetchPage(cursor);
     pages++;
     markets.push(...page.markets);
-    malformed += page.malformed;
+    malformed += page.malformed.length;
     cursor = page.nextCursor;
   } while (cursor !== null);
   return { markets, malformed, pages };

@@ -13,44 +13,20 @@
  *   `2026-08-18 16:57:10+00`; all become ISO 8601 UTC with milliseconds and `Z`.
  *
  * A market that cannot be decoded (no id or question, undecodable JSON strings, outcome/price/token
- * counts that disagree, prices outside 0..1, missing or unparseable dates) yields `null`: the
- * adapters skip it and count it as malformed.
+ * counts that disagree, prices outside 0..1, missing or unparseable dates) is malformed: the
+ * adapters skip it and report it with the reason (`MalformedMarket`), which the ingestion logs.
  */
 import { z } from "zod";
 import { isoAt } from "../../kernel/mod.ts";
 import type { Outcome } from "../../../storage/event_record.ts";
-import type { SourceMarket, SourceResolution } from "./market_source.ts";
+import type { MalformedMarket, SourceMarket } from "./market_source.ts";
+import { parseGammaTimestamp } from "./gamma_timestamp.ts";
+import { decideGammaResolution, priceMap } from "./gamma_settlement.ts";
 
 /** `SourceMarket.source` of every Polymarket market. */
 export const POLYMARKET_SOURCE = "polymarket";
 
-const TIMESTAMP =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 const DECIMAL = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
-
-/** Milliseconds since the epoch of a Gamma timestamp (no zone means UTC), or null when it is not one. */
-export function parseGammaTimestamp(text: string): number | null {
-  const match = TIMESTAMP.exec(text.trim());
-  if (match === null) return null;
-  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = match.slice(1, 7).map((part) =>
-    Number(part ?? 0)
-  );
-  const millis = Number((match[7] ?? "").padEnd(3, "0").slice(0, 3));
-  if (hour > 23 || minute > 59 || second > 59) return null;
-  const local = Date.UTC(year, month - 1, day, hour, minute, second, millis);
-  const check = new Date(local);
-  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) {
-    return null;
-  }
-  return local - zoneOffsetMinutes(match[8] ?? "Z") * 60_000;
-}
-
-function zoneOffsetMinutes(zone: string): number {
-  if (zone.toUpperCase() === "Z") return 0;
-  const digits = zone.slice(1).replace(":", "");
-  const minutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || "0");
-  return zone.startsWith("-") ? -minutes : minutes;
-}
 
 /** Gamma's own field names; only the shape is checked here, conversions follow in plain code. */
 const rawMarketSchema = z.object({
@@ -78,31 +54,48 @@ const rawMarketSchema = z.object({
 
 type RawGammaMarket = z.infer<typeof rawMarketSchema>;
 
-/** Decodes one raw Gamma market; null when it is malformed. */
-export function decodeGammaMarket(raw: unknown): SourceMarket | null {
+/** Why a raw market is malformed, in words naming the field. */
+type Problem = string;
+
+/** The decoded fields of a raw market that is not malformed. */
+interface Parts {
+  id: string;
+  question: string;
+  outcomes: Outcome[];
+  prices: number[];
+  dates: { startDate: string; endDate: string; closedAt: string };
+  amounts: Amounts;
+}
+
+/** One raw Gamma market decoded, or why it is malformed. */
+export type GammaReading = { market: SourceMarket } | { malformed: MalformedMarket };
+
+/** Decodes one raw Gamma market, or names why it is malformed. */
+export function readGammaMarket(raw: unknown): GammaReading {
   const parsed = rawMarketSchema.safeParse(raw);
-  if (!parsed.success) return null;
-  const market = parsed.data;
-  const id = String(market.id).trim();
-  const question = market.question.trim();
-  const outcomes = decodeOutcomes(market);
-  const prices = decodeList(market.outcomePrices, toPrice);
-  const dates = decodeDates(market);
-  const amounts = decodeAmounts(market);
-  if (id === "" || question === "" || outcomes === null || prices === null) return null;
-  if (dates === null || amounts === null) return null;
-  if (prices.length !== 0 && prices.length !== outcomes.length) return null;
+  if (!parsed.success) return malformedAs(raw, schemaProblem(parsed.error));
+  const parts = decodeParts(parsed.data);
+  if (typeof parts === "string") return malformedAs(raw, parts);
+  return { market: marketOf(parsed.data, parts) };
+}
+
+function malformedAs(raw: unknown, reason: Problem): GammaReading {
+  return { malformed: { sourceMarketId: rawIdOf(raw), reason } };
+}
+
+function marketOf(market: RawGammaMarket, parts: Parts): SourceMarket {
+  const { outcomes, prices, dates } = parts;
   return {
     source: POLYMARKET_SOURCE,
-    sourceMarketId: id,
-    question,
+    sourceMarketId: parts.id,
+    question: parts.question,
     description: market.description ?? "",
     outcomes,
     outcomePrices: priceMap(outcomes, prices),
     startDate: dates.startDate,
     endDate: dates.endDate,
     tagIds: decodeTagIds(market.tags ?? []),
-    ...amounts,
+    ...parts.amounts,
     resolution: decideGammaResolution({
       closed: market.closed === true,
       umaResolutionStatus: market.umaResolutionStatus ?? null,
@@ -113,14 +106,59 @@ export function decodeGammaMarket(raw: unknown): SourceMarket | null {
   };
 }
 
-/** Decodes a page of raw markets, counting (and skipping) the malformed ones. */
-export function decodeGammaMarkets(raws: readonly unknown[]): { markets: SourceMarket[]; malformed: number } {
+/** Decodes one raw Gamma market; null when it is malformed. */
+export function decodeGammaMarket(raw: unknown): SourceMarket | null {
+  const reading = readGammaMarket(raw);
+  return "market" in reading ? reading.market : null;
+}
+
+/** Decodes a page of raw markets, skipping the malformed ones and saying why each is. */
+export function decodeGammaMarkets(
+  raws: readonly unknown[],
+): { markets: SourceMarket[]; malformed: MalformedMarket[] } {
   const markets: SourceMarket[] = [];
+  const malformed: MalformedMarket[] = [];
   for (const raw of raws) {
-    const market = decodeGammaMarket(raw);
-    if (market !== null) markets.push(market);
+    const reading = readGammaMarket(raw);
+    if ("market" in reading) markets.push(reading.market);
+    else malformed.push(reading.malformed);
   }
-  return { markets, malformed: raws.length - markets.length };
+  return { markets, malformed };
+}
+
+function decodeParts(market: RawGammaMarket): Parts | Problem {
+  const id = String(market.id).trim();
+  if (id === "") return "id is empty";
+  const question = market.question.trim();
+  if (question === "") return "question is empty";
+  const outcomes = decodeOutcomes(market);
+  if (typeof outcomes === "string") return outcomes;
+  const prices = decodeList(market.outcomePrices, toPrice);
+  if (prices === null) return "outcomePrices is not a JSON list of prices in 0..1";
+  if (prices.length !== 0 && prices.length !== outcomes.length) {
+    return `${prices.length} outcomePrices for ${outcomes.length} outcomes`;
+  }
+  const dates = decodeDates(market);
+  if (typeof dates === "string") return dates;
+  const amounts = decodeAmounts(market);
+  if (typeof amounts === "string") return amounts;
+  return { id, question, outcomes, prices, dates, amounts };
+}
+
+/** The first field the raw shape gets wrong, e.g. `endDate: Invalid input: expected string, received undefined`. */
+function schemaProblem(error: z.ZodError): Problem {
+  const issue = error.issues[0];
+  if (issue === undefined) return "not a Gamma market";
+  return issue.path.length === 0 ? issue.message : `${issue.path.join(".")}: ${issue.message}`;
+}
+
+/** The market's `id` as the raw object gives it, if it gives one. */
+function rawIdOf(raw: unknown): string | null {
+  if (typeof raw !== "object" || raw === null || !("id" in raw)) return null;
+  const { id } = raw;
+  return (typeof id === "string" || typeof id === "number") && String(id).trim() !== ""
+    ? String(id).trim()
+    : null;
 }
 
 /**
@@ -168,14 +206,18 @@ function toPrice(item: unknown): number | null {
 }
 
 /** Outcome ids are the CLOB token ids when Gamma gives them, else the outcome's index. */
-function decodeOutcomes(market: RawGammaMarket): Outcome[] | null {
+function decodeOutcomes(market: RawGammaMarket): Outcome[] | Problem {
   const names = decodeList(market.outcomes, toText);
+  if (names === null) return "outcomes is not a JSON list of names";
+  if (names.length < 2) return `${names.length} outcomes (at least two are needed)`;
   const tokens = decodeList(market.clobTokenIds, toText);
-  if (names === null || tokens === null || names.length < 2) return null;
-  if (tokens.length !== 0 && tokens.length !== names.length) return null;
+  if (tokens === null) return "clobTokenIds is not a JSON list of ids";
+  if (tokens.length !== 0 && tokens.length !== names.length) {
+    return `${tokens.length} clobTokenIds for ${names.length} outcomes`;
+  }
   const outcomes = names.map((name, index) => ({ outcomeId: tokens[index] ?? String(index), name }));
   const distinct = new Set(outcomes.map((outcome) => outcome.outcomeId));
-  return distinct.size === outcomes.length ? outcomes : null;
+  return distinct.size === outcomes.length ? outcomes : "two outcomes have the same id";
 }
 
 /** ISO 8601 of an optional Gamma timestamp: undefined when absent, null when unparseable. */
@@ -186,25 +228,28 @@ function optionalIso(text: string | null | undefined): string | null | undefined
 }
 
 /** Start (else creation) and end are required; close time falls back to the UMA deadline, then the end. */
-function decodeDates(
-  market: RawGammaMarket,
-): { startDate: string; endDate: string; closedAt: string } | null {
+function decodeDates(market: RawGammaMarket): Parts["dates"] | Problem {
   const endDate = optionalIso(market.endDate);
+  if (!endDate) return "endDate is missing or not a timestamp";
   const startDate = optionalIso(market.startDate) ?? optionalIso(market.createdAt);
+  if (!startDate) return "startDate (else createdAt) is missing or not a timestamp";
   const closedTime = optionalIso(market.closedTime);
+  if (closedTime === null) return "closedTime is not a timestamp";
   const umaEndDate = optionalIso(market.umaEndDate);
-  if (!endDate || !startDate || closedTime === null || umaEndDate === null) return null;
+  if (umaEndDate === null) return "umaEndDate is not a timestamp";
   return { startDate, endDate, closedAt: closedTime ?? umaEndDate ?? endDate };
 }
 
 type Amounts = Pick<SourceMarket, "liquidityUsd" | "volumeUsd" | "volume24hUsd">;
 
 /** The numeric field wins over its decimal-string twin; absent counts as 0; garbage is malformed. */
-function decodeAmounts(market: RawGammaMarket): Amounts | null {
+function decodeAmounts(market: RawGammaMarket): Amounts | Problem {
   const liquidityUsd = usd(market.liquidityNum ?? market.liquidity);
+  if (liquidityUsd === null) return "liquidity is not a number";
   const volumeUsd = usd(market.volumeNum ?? market.volume);
+  if (volumeUsd === null) return "volume is not a number";
   const volume24hUsd = usd(market.volume24hr ?? market.volume24hrClob);
-  if (liquidityUsd === null || volumeUsd === null || volume24hUsd === null) return null;
+  if (volume24hUsd === null) return "volume24hr is not a number";
   return { liquidityUsd, volumeUsd, volume24hUsd };
 }
 
@@ -213,15 +258,6 @@ function usd(value: number | string | null | undefined): number | null {
   if (value === null || value === undefined || value === "") return 0;
   const amount = toDecimal(value);
   return amount === null ? null : Math.max(0, amount);
-}
-
-function priceMap(outcomes: readonly Outcome[], prices: readonly number[]): Record<string, number> {
-  const map: Record<string, number> = {};
-  prices.forEach((price, index) => {
-    const outcome = outcomes[index];
-    if (outcome !== undefined) map[outcome.outcomeId] = price;
-  });
-  return map;
 }
 
 /** Integer tag ids; tags without a numeric id are left out, duplicates kept once. */
@@ -235,55 +271,4 @@ function decodeTagIds(tags: readonly unknown[]): number[] {
     }
   }
   return [...ids];
-}
-
-/** What the resolution rule looks at. */
-export interface GammaSettlementInput {
-  closed: boolean;
-  umaResolutionStatus: string | null;
-  /** When trading closed (`closedTime`, else `umaEndDate`, else `endDate`), ISO 8601. */
-  closedAt: string;
-  outcomes: readonly Outcome[];
-  /** One price per outcome, or none. */
-  prices: readonly number[];
-}
-
-function unresolved(): SourceResolution {
-  return { status: "unresolved", winningOutcomeId: null, resolvedAt: null, finalOutcomePrices: null };
-}
-
-const PRICE_EPSILON = 1e-9;
-
-/**
- * The settlement rule (docs/events.md, "Where events come from"). A market is settled only when it is
- * `closed` AND its current `umaResolutionStatus` is `"resolved"` — so a proposed, challenged or disputed
- * market always stays `unresolved`, whatever its prices say. A settled market is then:
- * - `resolved` when its prices are a settlement vector (one outcome at 1, every other at 0): that
- *   outcome wins, `resolvedAt` is the close time, `finalOutcomePrices` are the prices;
- * - `voided` when every outcome settled at the same price 1/n (the 50/50 settlement of a binary
- *   market): no winner, `resolvedAt` and `finalOutcomePrices` as above;
- * - otherwise (all zeros, no prices, anything else) still `unresolved`: not a result.
- */
-export function decideGammaResolution(input: GammaSettlementInput): SourceResolution {
-  const { outcomes, prices } = input;
-  const status = input.umaResolutionStatus?.trim().toLowerCase();
-  if (!input.closed || status !== "resolved" || prices.length !== outcomes.length) return unresolved();
-  const finalOutcomePrices = priceMap(outcomes, prices);
-  const settled = { resolvedAt: input.closedAt, finalOutcomePrices };
-  const winner = winningIndex(prices);
-  if (winner !== null) {
-    return { status: "resolved", winningOutcomeId: outcomes[winner]?.outcomeId ?? null, ...settled };
-  }
-  const even = 1 / prices.length;
-  if (prices.every((price) => Math.abs(price - even) < PRICE_EPSILON)) {
-    return { status: "voided", winningOutcomeId: null, ...settled };
-  }
-  return unresolved();
-}
-
-/** Index of the one price at 1 when every other price is 0; otherwise null. */
-function winningIndex(prices: readonly number[]): number | null {
-  const ones = prices.flatMap((price, index) => (Math.abs(price - 1) < PRICE_EPSILON ? [index] : []));
-  const zeros = prices.filter((price) => Math.abs(price) < PRICE_EPSILON).length;
-  return ones.length === 1 && zeros === prices.length - 1 ? ones[0] ?? null : null;
 }

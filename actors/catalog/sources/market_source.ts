@@ -26,11 +26,19 @@ export interface SourceResolution {
   finalOutcomePrices: Record<string, number> | null;
 }
 
+/** A market a source served that could not be decoded: skipped, and logged by the ingestion. */
+export interface MalformedMarket {
+  /** The market's id as served, when it has one. */
+  sourceMarketId: string | null;
+  /** Why it cannot be decoded, naming the field: `2 outcomePrices for 3 outcomes`. */
+  reason: string;
+}
+
 /** One page of a source's markets. */
 export interface MarketPage {
   markets: SourceMarket[];
-  /** Markets on the page that could not be decoded (counted, never fatal). */
-  malformed: number;
+  /** Markets on the page that could not be decoded (skipped, never fatal). */
+  malformed: MalformedMarket[];
   /** Pass back to get the next page; null after the last page. */
   nextCursor: string | null;
 }

@@ -12,7 +12,8 @@
  */
 import { z } from "zod";
 import { isoAt } from "../../kernel/mod.ts";
-import { decodeGammaMarkets, parseGammaTimestamp, POLYMARKET_SOURCE } from "./gamma_decode.ts";
+import { decodeGammaMarkets, POLYMARKET_SOURCE } from "./gamma_decode.ts";
+import { parseGammaTimestamp } from "./gamma_timestamp.ts";
 import { type MarketPage, type MarketSource, MarketSourceError, type SourceMarket } from "./market_source.ts";
 
 export interface SnapshotMarketSourceOptions {

@@ -9,9 +9,9 @@ interface Run {
   err: string;
 }
 
-/** A live service on port 0 and a way to run the CLI against it. */
-async function cliAgainstServer() {
-  const service = await openTestService({ env: { FGW_ADMIN_TOKEN: ADMIN_TOKEN } });
+/** A live service on port 0 (its admin API on unless `serviceEnv` says otherwise) and a way to run the CLI against it. */
+async function cliAgainstServer(serviceEnv: Record<string, string> = { FGW_ADMIN_TOKEN: ADMIN_TOKEN }) {
+  const service = await openTestService({ env: serviceEnv });
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, service.app.fetch);
   const env = { FGW_URL: `http://127.0.0.1:${server.addr.port}`, FGW_ADMIN_TOKEN: ADMIN_TOKEN };
   const cli = async (...argv: string[]): Promise<Run> => {
@@ -141,9 +141,9 @@ Deno.test("admin CLI usage errors exit 2 with help; help exits 0; the token is n
       assert.equal(run.code, 2, argv.join(" "));
       assert.match(run.err, /^error: /);
     }
-    const noRpm = await cli("key", "issue", "org_x", "--name", "k", "--scopes", "billing:read");
-    assert.equal(noRpm.code, 2);
-    assert.match(noRpm.err, /^error: key issue needs --rpm\n/);
+    const noScopes = await cli("key", "issue", "org_x", "--name", "k");
+    assert.equal(noScopes.code, 2);
+    assert.match(noScopes.err, /^error: key issue needs --scopes\n/);
     const out: string[] = [];
     const noToken = await runAdmin(["org", "show", "o"], {
       env: { FGW_URL: env.FGW_URL },
@@ -260,4 +260,67 @@ Deno.test("admin CLI refuses a token that cannot be sent in a header, never prin
     },
   });
   assert.deepEqual(sent, ["Bearer tok-0123456789"]);
+});
+
+Deno.test("admin CLI against a service started without FGW_ADMIN_TOKEN says the admin API is off and how to turn it on", async () => {
+  const { cli, env, close, service } = await cliAgainstServer({});
+  try {
+    for (
+      const argv of [["org", "show", "org_x"], ["org", "create", "Acme"], ["key", "revoke", "0".repeat(24)]]
+    ) {
+      const run = await cli(...argv);
+      assert.equal(run.code, 1, argv.join(" "));
+      assert.equal(
+        run.err,
+        [
+          `error: the admin API is off on ${env.FGW_URL} (every /admin/v1 path answers 404 there)`,
+          "  It is on only when the service is started with FGW_ADMIN_TOKEN set (at least 16 characters):",
+          "    FGW_ADMIN_TOKEN=<a long secret> deno task start",
+          "  Then run this CLI with the same token: export FGW_ADMIN_TOKEN=<the same secret>",
+        ].join("\n"),
+      );
+    }
+    const raw = await cli("org", "show", "org_x", "--json");
+    assert.equal(JSON.parse(raw.err).error.code, "not_found", "--json prints the answer as it is");
+    const direct = await service.request("/admin/v1/orgs/org_x", {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    assert.equal(direct.status, 404, "the service itself still answers 404");
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("admin CLI prints an unknown-route 404 as it is when the admin API is on (a token-less request gets 401)", async () => {
+  const sent: string[] = [];
+  const err: string[] = [];
+  const code = await runAdmin(["org", "show", "org_x"], {
+    env: { FGW_URL: "http://127.0.0.1:9", FGW_ADMIN_TOKEN: ADMIN_TOKEN },
+    out: () => {},
+    err: (t) => err.push(t),
+    fetch: (_url, init) => {
+      const authorized = new Headers(init?.headers).has("authorization");
+      sent.push(`${init?.method} ${authorized ? "with token" : "without token"}`);
+      const body = authorized
+        ? { error: { code: "not_found", message: "No such route" } }
+        : { error: { code: "unauthenticated", message: "Missing or invalid admin token" } };
+      return Promise.resolve(Response.json(body, { status: authorized ? 404 : 401 }));
+    },
+  });
+  assert.equal(code, 1);
+  assert.deepEqual(sent, ["GET with token", "GET without token"]);
+  assert.equal(err.join("\n"), "error: not_found (HTTP 404): No such route");
+});
+
+Deno.test("admin CLI key issue without --rpm issues a key of 60 requests per minute, as its help says", async () => {
+  const { cli, close } = await cliAgainstServer();
+  try {
+    assert.match((await cli("help")).out, /key issue <orgId> .*\[--rpm N \(default 60\)\]/);
+    const orgId = JSON.parse((await cli("org", "create", "Acme", "--json")).out).id as string;
+    const issued = await cli("key", "issue", orgId, "--name", "ci", "--scopes", "billing:read", "--json");
+    assert.equal(issued.code, 0, issued.err);
+    assert.equal(JSON.parse(issued.out).key.rateLimitRpm, 60);
+  } finally {
+    await close();
+  }
 });
