@@ -53,7 +53,7 @@ export const ErrorBody = z.object({
     }),
   }),
   requestId: z.string().meta({ description: "The `X-Request-Id` of the response." }),
-}).meta({ id: "ErrorBody", description: "The body of every non-2xx response (DESIGN §3)." });
+}).meta({ id: "ErrorBody", description: "The body of every non-2xx response (docs/conventions.md)." });
 
 /** Names of the response header components. */
 export const HEADER = {
@@ -108,8 +108,7 @@ export const SECURITY = {
   validator: "validatorSignature",
 } as const;
 
-const SIGNATURE_SCHEME_TEXT =
-  "An sr25519 request signature (DESIGN §4, docs/signatures.md) over the canonical " +
+const SIGNATURE_SCHEME_TEXT = "An sr25519 request signature (docs/signatures.md) over the canonical " +
   "message of the domain";
 
 /** Registers the shared headers and security schemes on the app's registry (once, on the root app). */

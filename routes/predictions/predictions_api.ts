@@ -124,7 +124,8 @@ export function predictionRoutesApi(keys: ApiKeyAccess) {
       path: "/{eventId}",
       tags: ["predictions"],
       summary: "The subnet's consensus forecast for one event",
-      description: 'DESIGN §6 "Customer predictions"; the formula in docs/predictions.md.',
+      description:
+        "The score-weighted consensus of the miners' latest predictions; the formula in docs/predictions.md.",
       access: { apiKey: "predictions:read", keys },
       request: { params: eventIdPath },
       responses: { 200: jsonResponse(CustomerPredictionSchema, "The event, its market and its forecast.") },

@@ -30,7 +30,7 @@ export interface ScoreIo {
 
 const USAGE = "usage: deno task score FILE [--weights]\n" +
   "       deno task score --from-service BASE [--weights]\n" +
-  "  FILE                 a scorer input (the `input` of golden/scoring-v1.json)\n" +
+  "  FILE                 a scorer input (the `input` of tests/scoring/golden/scoring-v1.json)\n" +
   "  --from-service BASE  build the input from the service at BASE (e.g. http://127.0.0.1:8000):\n" +
   "                       leaderboard, signed scored-predictions feed, resolved events\n" +
   "  FGW_SIGNING_SECRET   with --from-service: the validator's hex seed (32 bytes) or secret key\n" +

@@ -48,7 +48,7 @@ Deno.test("every route of the app is in the document and every documented route 
   assert.deepEqual(documented, served);
 });
 
-Deno.test("every error response has the DESIGN §3 error body and the headers its status carries", async () => {
+Deno.test("every error response has the error body of docs/conventions.md and the headers its status carries", async () => {
   await using service = await openTestService({ env: ENV });
   const doc = await fetchDocument(service.request);
   for (const { method, path, operation } of operations(doc)) {

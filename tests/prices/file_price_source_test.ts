@@ -23,7 +23,7 @@ async function refusal(source: FilePriceSource): Promise<string> {
   assert.fail("the file was accepted");
 }
 
-Deno.test("the shipped demo prices file reads as DESIGN §7's example", async () => {
+Deno.test("the shipped demo prices file reads as docs/scoring.md (Sources) describes it", async () => {
   const prices = await new FilePriceSource({ path: DEMO }).fetch(signal());
   assert.deepEqual(prices, {
     taoUsd: 412.5,

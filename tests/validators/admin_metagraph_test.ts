@@ -46,7 +46,7 @@ Deno.test("before any sync the admin metagraph is empty and flagged stale (never
   });
 });
 
-Deno.test("after a sync of the demo file the admin metagraph shows every neuron as DESIGN §7 states", async () => {
+Deno.test("after a sync of the demo file the admin metagraph shows every neuron as docs/validators.md states", async () => {
   await using service = await openTestService({
     env: { ...ENV, FGW_METAGRAPH_SOURCE: "file", FGW_METAGRAPH_FILE: DEMO },
   });

@@ -34,7 +34,7 @@ function file(neurons: unknown[], extra: Record<string, unknown> = {}): string {
   return JSON.stringify({ netuid: 41, block: 6852690, neurons, ...extra });
 }
 
-Deno.test("DESIGN §7's example metagraph file parses into neurons with rao as bigint", () => {
+Deno.test("docs/validators.md's example metagraph file parses into neurons with rao as bigint", () => {
   const snapshot = parseMetagraphFile(file([EXAMPLE]));
   assert.deepEqual(snapshot, {
     netuid: 41,

@@ -40,7 +40,7 @@ Deno.test("the test encoder writes SCALE compacts as the specification's example
   for (const [value, bytes] of cases) assert.equal(hex.encode(compactBytes(value)), bytes, String(value));
 });
 
-Deno.test("1024 neurons with several validators decode exactly, scaled as DESIGN §7", () => {
+Deno.test("1024 neurons with several validators decode exactly, scaled as docs/validators.md says", () => {
   const neurons = decodeNeuronsLite(encodeNeuronsLite(fixtures), { netuid: NETUID });
   assert.equal(neurons.length, 1024);
   assert.deepEqual(neurons, fixtures.map(expected));

@@ -42,7 +42,7 @@ Deno.test("a request the route refuses before its store step still uses its nonc
   const event = loop.events[0]!;
   const refusedByRoute: [string, string, RequestInit, number, string][] = [
     [
-      "a body off the spec",
+      "a body off the documented shape",
       SUBMIT,
       signedSubmission(loop, { ...submissionFor("ap_x", event), extra: 1 }),
       400,

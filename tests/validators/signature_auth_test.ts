@@ -73,7 +73,7 @@ function lease(
   return signedInit(signer, "GET", LEASE, { nowMs, ...(options.nonce ? { nonce: options.nonce } : {}) });
 }
 
-Deno.test("DESIGN §4 order: each check answers only when every earlier one passed", async (t) => {
+Deno.test("docs/signatures.md order: each check answers only when every earlier one passed", async (t) => {
   const loop = await openOrderLoop();
   await using _service = loop.service;
 

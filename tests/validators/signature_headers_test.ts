@@ -109,7 +109,7 @@ Deno.test("the timestamp window is inclusive on both sides and refuses one milli
   }
 });
 
-Deno.test("checks run in DESIGN §4 order: headers, then the window, then the signature", () => {
+Deno.test("checks run in the order of docs/signatures.md: headers, then the window, then the signature", () => {
   const request = { method: "GET", url: "/v1/validators/agent-and-event" };
   const signed = signRequest(signer, request, { role: "validator", nowMs: NOW - 60_000 });
   const forged = { ...signed, "x-validator-signature": `0x${"ab".repeat(64)}` };

@@ -37,7 +37,7 @@ async function submit(loop: Loop, body: unknown, signer = VALIDATOR): Promise<Re
   );
 }
 
-Deno.test("a validator leases a miner's agent and an event in DESIGN §6's shape, then submits, and the assignment is submitted", async () => {
+Deno.test("a validator leases a miner's agent and an event in the shape docs/validators.md gives, then submits, and the assignment is submitted", async () => {
   const loop = await openLoop({ validators: [VALIDATOR, OTHER_VALIDATOR], miners: MINERS, events: 2 });
   await using _service = loop.service;
   const reply = await lease(loop);
@@ -147,7 +147,7 @@ Deno.test("a prediction is judged against its event as stored at submission: res
   assert.equal((await loop.service.storage.assignments.get(leased.agentPredictionId))?.status, "submitted");
 });
 
-Deno.test("submissions: unknown id 404, a non-holder 409 with nothing stored, a body off the spec's shape 400, a trace over 256 KiB 413", async () => {
+Deno.test("submissions: unknown id 404, a non-holder 409 with nothing stored, a body off the documented shape 400, a trace over 256 KiB 413", async () => {
   const loop = await openLoop({
     validators: [VALIDATOR, OTHER_VALIDATOR],
     miners: MINERS.slice(0, 1),

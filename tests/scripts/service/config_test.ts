@@ -189,7 +189,7 @@ Deno.test("the file metagraph source needs FGW_METAGRAPH_FILE; netuid and source
   assert.equal(config.FGW_METAGRAPH_SYNC_MS, 60_000);
 });
 
-Deno.test("scoring settings default as DESIGN §7 says and refuse values out of range", () => {
+Deno.test("scoring settings default as docs/configuration.md says and refuse values out of range", () => {
   const config = loadConfig({});
   assert.equal(config.FGW_FORECASTING_WEIGHT_SHARE, 1);
   assert.equal(config.FGW_SCORING_WINDOW_DAYS, 30);
@@ -215,7 +215,7 @@ Deno.test("scoring settings default as DESIGN §7 says and refuse values out of 
   ]);
 });
 
-Deno.test("FGW_FRESH_RUNS_PER_HOUR defaults to 100 (DESIGN §7), accepts 0 and refuses fractions and negatives", () => {
+Deno.test("FGW_FRESH_RUNS_PER_HOUR defaults to 100 (docs/configuration.md), accepts 0 and refuses fractions and negatives", () => {
   assert.equal(loadConfig({}).FGW_FRESH_RUNS_PER_HOUR, 100);
   assert.equal(loadConfig({ FGW_FRESH_RUNS_PER_HOUR: "0" }).FGW_FRESH_RUNS_PER_HOUR, 0);
   assert.equal(loadConfig({ FGW_FRESH_RUNS_PER_HOUR: "250" }).FGW_FRESH_RUNS_PER_HOUR, 250);
