@@ -21,7 +21,7 @@ const message = z.strictObject({
 const stopSequence = z.string().min(1).max(256);
 
 /**
- * The fields of a completion request both gateway routes take (DESIGN §6 "Gateway requests"):
+ * The fields of a completion request both gateway routes take (docs/gateway.md, "Routes"):
  * strict, so any other field (`stream`, `n`, `tools`, …) is a 400 naming it.
  */
 const requestFields = {
