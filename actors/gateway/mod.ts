@@ -19,6 +19,7 @@ export * from "./provider_adapter.ts";
 export * from "./provider_catalog.ts";
 export * from "./providers/anthropic/anthropic_adapter.ts";
 export * from "./providers/echo/echo_adapter.ts";
+export * from "./providers/http_provider_adapter.ts";
 export * from "./providers/openai/openai_adapter.ts";
 export * from "./providers/provider_http.ts";
 export * from "./secret_value.ts";
