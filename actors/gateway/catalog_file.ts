@@ -1,5 +1,5 @@
 /**
- * The provider catalog file (`FGW_PROVIDERS_FILE`, DESIGN §7), validated by zod at start: every
+ * The provider catalog file (`FGW_PROVIDERS_FILE`, docs/gateway.md, "Configuring providers (operators)"), validated by zod at start: every
  * problem is listed with its path in the file, and the file is named. API keys come from the
  * environment variables the file names, never from the file, and never appear in a message.
  */

@@ -1,5 +1,5 @@
 /**
- * Gateway pricing (DESIGN §6): integer micro-credits per million tokens, a markup in basis points,
+ * Gateway pricing (docs/gateway.md, "Pricing and the hold"): integer micro-credits per million tokens, a markup in basis points,
  * and the worst-case hold taken before an upstream call. Pure functions over bigint, no rounding
  * but the ceilings the formulas name.
  */

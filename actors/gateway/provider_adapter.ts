@@ -32,7 +32,7 @@ export interface ProviderAdapter {
 }
 
 /**
- * How an upstream call failed, each with its answer to the client (DESIGN §6 "Gateway requests"):
+ * How an upstream call failed, each with its answer to the client (docs/gateway.md, "Upstream outcomes"):
  * - `timeout`: no answer within the provider's timeout → 504 `upstream_timeout`
  * - `upstream`: 5xx, malformed body, connection error, an unexpected status → 502 `upstream_error`
  * - `account`: 401/402/403, the operator's account or key → 502 `upstream_error`, logged at error level

@@ -51,7 +51,7 @@ export interface ProviderListing {
   providers: { id: string; models: string[]; allowsAnyModel: boolean }[];
 }
 
-/** DESIGN §7: the built-in `echo` provider, no network, 1,000,000 micro per MTok each way, no markup. */
+/** The built-in `echo` provider (docs/gateway.md, "Configuring providers (operators)"), no network, 1,000,000 micro per MTok each way, no markup. */
 export function echoProvider(id = "echo"): ProviderEntry {
   return {
     id,

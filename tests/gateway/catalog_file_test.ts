@@ -14,7 +14,7 @@ const ENV = {
   ANTHROPIC_API_KEY: "sk-ant-secret",
 };
 
-/** The sample file of DESIGN §7, with one provider overriding the markup. */
+/** The sample file of docs/gateway.md, with one provider overriding the markup. */
 const SAMPLE = {
   markupBps: 500,
   providers: [

@@ -13,7 +13,7 @@ function statusError(status: number, body = "", retryAfterMs?: number): Upstream
   });
 }
 
-Deno.test("each upstream status maps to the failure DESIGN §6 names", () => {
+Deno.test("each upstream status maps to the failure docs/gateway.md names", () => {
   const failures = [400, 401, 402, 403, 404, 405, 408, 409, 413, 415, 422, 429, 500, 502, 503, 529].map((
     status,
   ) => [status, providerFailure(statusError(status)).failure]);

@@ -1,5 +1,5 @@
 /**
- * Every upstream outcome of DESIGN §6 "Gateway requests", for each real network adapter against
+ * Every upstream outcome of docs/gateway.md, "Upstream outcomes", for each real network adapter against
  * its vendor's fake: the failure kind, the client's status and headers, and how many attempts
  * were made (a retry only where the request never left: a refused connection).
  */

@@ -1,7 +1,7 @@
 /**
  * The HTTP side every network adapter shares: the service's retrying `HttpClient` set up for an
  * LLM provider (a POST is retried only when the connection was never made, so no tokens can have
- * been spent), and the mapping of every failure to a `ProviderError` (DESIGN §6 "Gateway requests").
+ * been spent), and the mapping of every failure to a `ProviderError` (docs/gateway.md, "Upstream outcomes").
  */
 import { type Clock, HttpClient, UpstreamError, type UpstreamObserver } from "../../kernel/mod.ts";
 import { ProviderError } from "../provider_adapter.ts";

@@ -1,5 +1,5 @@
 /**
- * The built-in `echo` provider (DESIGN §7), no network: the output is the last user message's
+ * The built-in `echo` provider (docs/gateway.md, "Configuring providers (operators)"), no network: the output is the last user message's
  * content cut to `maxTokens × 4` bytes of UTF-8, on a character boundary (a character that would
  * not fit whole is left out, so the output is valid text and never over the limit);
  * `promptTokens = ⌈Σ content bytes / 4⌉`, `completionTokens = ⌈output bytes / 4⌉`.
