@@ -32,7 +32,7 @@ import type { LeaderboardView } from "../actors/scoring/mod.ts";
 import { leaderboardRoutes } from "./scoring/leaderboard.ts";
 import { scoredEventRoutes } from "./scoring/scored_events.ts";
 import { scoredPredictionRoutes } from "./scoring/scored_predictions.ts";
-import type { AdapterRegistry, ProviderCatalog } from "../actors/gateway/mod.ts";
+import type { CompletionDesk, ProviderCatalog } from "../actors/gateway/mod.ts";
 import { gatewayRoutes } from "./gateway/gateway.ts";
 import { validatorGatewayRoutes } from "./gateway/validator_completions.ts";
 import type { FreshRunRequester, PredictionReader } from "../actors/predictions/mod.ts";
@@ -71,10 +71,10 @@ export interface AppDeps {
    * `requestFresh` then answers 503).
    */
   predictions: { reader: PredictionReader; freshRuns: FreshRunRequester };
-  /** The LLM gateway's providers (loaded at start) and their adapters. */
+  /** The LLM gateway's providers (loaded at start) and the owner of its billed calls. */
   gateway: {
     catalog: ProviderCatalog;
-    adapters: AdapterRegistry;
+    desk: CompletionDesk;
     /** `FGW_VALIDATOR_DAILY_CAP_MICRO`: a miner's validator completions per UTC day. */
     validatorDailyCapMicro: bigint;
   };
@@ -186,19 +186,14 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       maxAgentBytes: deps.http.maxAgentBytes,
     }),
   );
-  const billing = {
-    ...deps.gateway,
-    askOrg: deps.askOrg,
-    clock: deps.clock,
-    log: deps.log,
-    onCharge: (provider: string, basis: string) => deps.metrics.gatewayCharged(provider, basis),
-    maxBodyBytes: deps.http.maxGatewayBodyBytes,
-  };
-  app.route("/v1/gateway", gatewayRoutes({ ...billing, keys: access, orgs }));
+  const { catalog, desk } = deps.gateway;
+  const maxBodyBytes = deps.http.maxGatewayBodyBytes;
+  app.route("/v1/gateway", gatewayRoutes({ catalog, desk, keys: access, orgs, maxBodyBytes }));
   app.route(
     "/v1/gateway/validator",
     validatorGatewayRoutes({
-      ...billing,
+      desk,
+      maxBodyBytes,
       guard: deps.signatureGuard,
       metagraph: deps.metagraph.view,
       dailyCapMicro: deps.gateway.validatorDailyCapMicro,

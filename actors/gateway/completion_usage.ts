@@ -1,5 +1,5 @@
 import type { UsageInput } from "../billing/mod.ts";
-import type { CompletionCharge } from "./billed_completion.ts";
+import type { CompletionCharge } from "./completion_charge.ts";
 
 /** Who made a call, for its usage record. */
 export interface CallParties {

@@ -104,7 +104,7 @@ export class Metrics {
 
   /**
    * A settled gateway call and what it was charged from (`usage`, or the hold: `hold_no_usage`,
-   * `hold_over_bound`): `runBilledCompletion`'s `onCharge`.
+   * `hold_over_bound`): the `CompletionDesk`'s `onCharge`.
    */
   gatewayCharged(provider: string, basis: string): void {
     this.#metric.gatewayCharges.labels(provider, basis).inc();

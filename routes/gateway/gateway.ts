@@ -1,16 +1,25 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import type { CompletionDesk, EarlyCall, EarlyHold, ProviderCatalog } from "../../actors/gateway/mod.ts";
 import { ServiceError } from "../../actors/kernel/mod.ts";
 import type { AuthenticatedKey } from "../../actors/keys/mod.ts";
 import type { OrgStore } from "../../storage/org_store.ts";
 import { openApiApp, openapiSelfParsed } from "../http/openapi.ts";
 import { sendJson } from "../http/answer.ts";
-import type { ApiKeyAccess, KeyEnv } from "../middleware/api_key_auth.ts";
-import { billedCall, type BilledCallDeps, completionJson } from "./billed_call.ts";
-import { completionRoute, CREDITS_REMAINING, listProvidersRoute } from "./gateway_api.ts";
-import { earlyHold, takeEarlyHold } from "./early_hold.ts";
+import { alongside, type ApiKeyAccess, type KeyEnv } from "../middleware/api_key_auth.ts";
+import { declaredJsonBytes, readJsonBody } from "../middleware/json_body.ts";
+import { completionJson } from "./completion_json.ts";
+import {
+  completionRequestSchema,
+  completionRoute,
+  CREDITS_REMAINING,
+  listProvidersRoute,
+} from "./gateway_api.ts";
 
-export interface GatewayRouteDeps extends BilledCallDeps {
+export interface GatewayRouteDeps {
+  catalog: ProviderCatalog;
+  /** The owner of every billed call: the early hold, the hold, the provider call and the charge. */
+  desk: CompletionDesk;
   keys: ApiKeyAccess;
   orgs: Pick<OrgStore, "minerRegistration">;
   /** `FGW_GATEWAY_MAX_BODY_BYTES`: the completion body's limit (413 beyond). */
@@ -19,12 +28,15 @@ export interface GatewayRouteDeps extends BilledCallDeps {
 
 /**
  * The customer gateway, mounted at `/v1/gateway`: `GET /providers` (public, cacheable) and
- * `POST /completions` (API key with `gateway:write`), billed to the key's organisation.
+ * `POST /completions` (API key with `gateway:write`), billed to the key's organisation. For a key
+ * this instance already verified, the desk reserves the call's hold while the key is counted
+ * (docs/gateway.md, "The early hold").
  */
-export function gatewayRoutes(deps: GatewayRouteDeps): OpenAPIHono<KeyEnv> {
-  const app = openApiApp<KeyEnv>();
+export function gatewayRoutes(deps: GatewayRouteDeps): OpenAPIHono<KeyEnv<EarlyHold>> {
+  const app = openApiApp<KeyEnv<EarlyHold>>();
   openapiSelfParsed(app, listProvidersRoute, providerListing(deps.catalog.listing()));
-  const route = completionRoute({ ...deps, alongside: earlyHold(deps) });
+  const early = alongside((c) => earlyCall(c, deps.maxBodyBytes), deps.desk.holdEarly);
+  const route = completionRoute({ ...deps, alongside: early });
   return app.openapi(route, async (c) => {
     const body = c.req.valid("json");
     const key = c.get("apiKey");
@@ -32,17 +44,36 @@ export function gatewayRoutes(deps: GatewayRouteDeps): OpenAPIHono<KeyEnv> {
       requested: body.minerHotkey,
       orgDefault: c.get("orgDefaultMiner"),
     });
-    const result = await billedCall(deps, body, {
+    const result = await deps.desk.complete(body, {
       orgId: key.orgId,
       requestId: c.env.requestId,
       keyId: key.keyId,
       ...(minerHotkey === null ? {} : { minerHotkey }),
-      takeHold: (amountMicro) => takeEarlyHold(c, amountMicro),
+      early: c.get("alongside"),
     });
     return sendJson(c, completionJson(result), 200, {
       [CREDITS_REMAINING]: result.balanceAfterMicro.toString(),
     });
   });
+}
+
+/**
+ * The request as the early hold reads it before the gate: only a body the gate would take as it
+ * is declared (JSON, with a Content-Length within the route's limit, no other framing), read once
+ * (the gate waits for this same read) and checked against the route's schema.
+ */
+function earlyCall(c: Context<KeyEnv>, maxBodyBytes: number): EarlyCall | null {
+  const bytes = declaredJsonBytes(c);
+  if (bytes === null || bytes > maxBodyBytes) return null;
+  const read = async () => {
+    try {
+      const parsed = completionRequestSchema.safeParse(await readJsonBody(c));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null; // not UTF-8 or not JSON: the gate answers it
+    }
+  };
+  return { requestId: c.env.requestId, body: { bytes, read } };
 }
 
 /**

@@ -1,13 +1,16 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { CompletionDesk } from "../../actors/gateway/mod.ts";
 import { ServiceError } from "../../actors/kernel/mod.ts";
 import type { MetagraphView, SignatureGuard } from "../../actors/validators/mod.ts";
 import { openApiApp } from "../http/openapi.ts";
 import { sendJson } from "../http/answer.ts";
 import { signatureAccess, signedCallerOf, type SignedEnv } from "../middleware/signature_auth.ts";
-import { billedCall, type BilledCallDeps, completionJson } from "./billed_call.ts";
+import { completionJson } from "./completion_json.ts";
 import { CREDITS_REMAINING, validatorCompletionRoute } from "./gateway_api.ts";
 
-export interface ValidatorGatewayDeps extends BilledCallDeps {
+export interface ValidatorGatewayDeps {
+  /** The owner of every billed call: the hold, the provider call and the charge. */
+  desk: CompletionDesk;
   guard: SignatureGuard;
   /** This instance's metagraph view: the named miner must hold a uid in it. */
   metagraph: Pick<MetagraphView, "neuron">;
@@ -37,7 +40,7 @@ export function validatorGatewayRoutes(deps: ValidatorGatewayDeps): OpenAPIHono<
         details: { minerHotkey: miner.hotkey },
       });
     }
-    const result = await billedCall(deps, body, {
+    const result = await deps.desk.complete(body, {
       orgId: miner.orgId,
       requestId: c.env.requestId,
       minerHotkey: miner.hotkey,

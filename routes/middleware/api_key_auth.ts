@@ -13,11 +13,17 @@ import { secondsUntilReset } from "../../actors/keys/mod.ts";
 /**
  * Context of a route behind `apiKeyAuth`: `c.get("apiKey")` is the authenticated key,
  * `c.get("orgBalance")` its org's balance and `c.get("orgDefaultMiner")` the org's default miner,
- * read by the storage step that admitted the request.
+ * read by the storage step that admitted the request; `c.get("alongside")` the work the route's
+ * `Alongside` started, of type `W`, when it started any.
  */
-export type KeyEnv = {
+export type KeyEnv<W extends AlongsideWork = AlongsideWork> = {
   Bindings: AppEnv["Bindings"];
-  Variables: { apiKey: AuthenticatedKey; orgBalance: BalanceReply; orgDefaultMiner: string | null };
+  Variables: {
+    apiKey: AuthenticatedKey;
+    orgBalance: BalanceReply;
+    orgDefaultMiner: string | null;
+    alongside?: W;
+  };
 };
 
 /** What key authentication needs, built once per app instance. */
@@ -64,14 +70,39 @@ export function hasSignatureHeaders(c: Context): boolean {
   return found;
 }
 
+/** Work started beside a key's storage step, which the route's handler may take over. */
+export interface AlongsideWork {
+  /**
+   * Undoes the work unless the handler took it over: run when the route is done with the request,
+   * whatever its answer, before that answer goes out.
+   */
+  undo(): Promise<void>;
+}
+
 /**
  * Work a route starts while its key's storage step is in flight (the gateway's early hold, which
  * saves the call a storage round trip), given the key as this instance remembers it: a preview,
- * not an admission. Answers what undoes the work unless the route's handler took it over — run
- * when the route is done with the request, whatever its answer, before that answer goes out — or
- * null when it started nothing.
+ * not an admission. Answers the work (the handler finds it in `c.get("alongside")`), or null when
+ * it started nothing. Built with `alongside`.
  */
-export type Alongside = (c: Context, key: AuthenticatedKey) => (() => Promise<void>) | null;
+export type Alongside<W extends AlongsideWork = AlongsideWork> = (
+  c: Context<KeyEnv>,
+  key: AuthenticatedKey,
+) => W | null;
+
+/**
+ * The `Alongside` of a route: `read` parses what the work needs from the request (null: nothing
+ * to start on), and `start`, the method of the work's owner, starts it for the key.
+ */
+export function alongside<I, W extends AlongsideWork>(
+  read: (c: Context<KeyEnv>) => I | null,
+  start: (key: AuthenticatedKey, input: I) => W | null,
+): Alongside<W> {
+  return (c, key) => {
+    const input = read(c);
+    return input === null ? null : start(key, input);
+  };
+}
 
 export interface ApiKeyAuthOptions {
   /** The scope the route needs (docs/api_keys.md, "Keys"). */
@@ -95,9 +126,10 @@ export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<KeyEnv
     }
     const header = c.req.header("authorization");
     const token = header === undefined ? undefined : /^Bearer +(\S+) *$/i.exec(header)?.[1];
-    const undo = alongside && token !== undefined
+    const work = alongside && token !== undefined
       ? startAlongside(c, { token, scope, access, alongside })
       : null;
+    if (work) c.set("alongside", work);
     try {
       const admission = await authenticate(c, access.verifier, { header, token });
       enforceRateLimit(c, admission);
@@ -112,16 +144,16 @@ export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<KeyEnv
       c.set("orgDefaultMiner", admission.defaultMinerHotkey);
       await next();
     } finally {
-      await undo?.();
+      await work?.undo();
     }
   };
 }
 
 /** Starts the route's `alongside` work when this instance recognises the key and it has the scope. */
 function startAlongside(
-  c: Context,
+  c: Context<KeyEnv>,
   at: { token: string; scope: ApiKeyScope; access: ApiKeyAccess; alongside: Alongside },
-): (() => Promise<void>) | null {
+): AlongsideWork | null {
   const key = at.access.verifier.recognise(at.token);
   return key && key.scopes.includes(at.scope) ? at.alongside(c, key) : null;
 }

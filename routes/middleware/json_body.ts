@@ -21,6 +21,18 @@ export function isJsonContentType(contentType: string): boolean {
 }
 
 /**
+ * The body's declared length when it may be read ahead of the gate: declared JSON
+ * (`isJsonContentType`), with a Content-Length and no other framing (the gate counts a streamed
+ * body as it reads it; such a body is left to it). Null otherwise.
+ */
+export function declaredJsonBytes(c: Context): number | null {
+  const length = c.req.header("content-length");
+  if (length === undefined || c.req.header("transfer-encoding") !== undefined) return null;
+  if (!isJsonContentType(c.req.header("content-type") ?? "")) return null;
+  return /^\d{1,12}$/.test(length) ? Number(length) : null;
+}
+
+/**
  * Caps request bodies at `maxBytes` (Content-Length, or counted while streaming):
  * a larger body answers 413 `payload_too_large` before any handler reads it.
  */

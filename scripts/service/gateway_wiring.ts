@@ -1,10 +1,12 @@
+import type { AskOrg } from "../../actors/billing/mod.ts";
 import {
   AdapterRegistry,
+  CompletionDesk,
   gatewayTimingProblems,
   loadProviderCatalog,
   type ProviderCatalog,
 } from "../../actors/gateway/mod.ts";
-import type { UpstreamObserver } from "../../actors/kernel/mod.ts";
+import type { Clock, Logger, Metrics, UpstreamObserver } from "../../actors/kernel/mod.ts";
 import type { Config } from "./config.ts";
 
 /**
@@ -51,4 +53,22 @@ export async function createGateway(
   }
   const adapters = new AdapterRegistry(catalog, deps.upstreams ? { observer: deps.upstreams } : {});
   return { catalog, adapters };
+}
+
+/**
+ * The owner of this instance's billed completions (both gateway routes ask it): the gateway's
+ * providers, billed on the OrgActors `askOrg` reaches, each charge counted in `metrics`.
+ */
+export function createCompletionDesk(
+  gateway: GatewayWiring,
+  deps: { askOrg: AskOrg; clock: Clock; log: Logger; metrics: Metrics },
+): CompletionDesk {
+  const { askOrg, clock, log, metrics } = deps;
+  return new CompletionDesk({
+    ...gateway,
+    askOrg,
+    clock,
+    log,
+    onCharge: (provider, basis) => metrics.gatewayCharged(provider, basis),
+  });
 }

@@ -21,7 +21,7 @@ import { createPrices } from "./prices_wiring.ts";
 import { type AskMiner, minerActorKind, minerAsker } from "../../actors/agents/mod.ts";
 import type { ConsumeNonce } from "../../routes/middleware/miner_signature_auth.ts";
 import { createScoring, type ScoringWiring } from "./scoring_wiring.ts";
-import { createGateway, type GatewayWiring } from "./gateway_wiring.ts";
+import { createCompletionDesk, createGateway, type GatewayWiring } from "./gateway_wiring.ts";
 import { createPredictions, type PredictionsWiring } from "./predictions_wiring.ts";
 
 /** A wired service instance: storage, actors, periodic jobs and the HTTP app. */
@@ -235,7 +235,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
     validators,
     scoring: { leaderboard: scoring.leaderboard },
     predictions: { reader: predictions.reader, freshRuns: predictions.freshRuns },
-    gateway: { ...gateway, validatorDailyCapMicro: config.FGW_VALIDATOR_DAILY_CAP_MICRO },
+    gateway: {
+      catalog: gateway.catalog,
+      desk: createCompletionDesk(gateway, { askOrg, clock, log, metrics }),
+      validatorDailyCapMicro: config.FGW_VALIDATOR_DAILY_CAP_MICRO,
+    },
   });
   return {
     app,

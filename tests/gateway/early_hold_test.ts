@@ -1,5 +1,5 @@
 /**
- * The early hold of `POST /v1/gateway/completions` (routes/gateway/early_hold.ts): reserved while
+ * The early hold of `POST /v1/gateway/completions` (actors/gateway/early_hold.ts): reserved while
  * the key is counted, taken over by the handler, released on every refusal, never asked twice.
  */
 import assert from "node:assert/strict";

@@ -131,7 +131,7 @@ export async function gatewayWorld(options: GatewayWorldOptions = {}): Promise<G
 
 /**
  * A completion request with `apiKey`, with its Content-Length as an HTTP client sends it (the route
- * reserves the hold early only for a body of known length: routes/gateway/early_hold.ts).
+ * reserves the hold early only for a body of known length: actors/gateway/early_hold.ts).
  */
 export function completionInit(
   apiKey: string,

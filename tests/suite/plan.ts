@@ -72,7 +72,7 @@ const SLOW_FILES: Record<string, number> = {
   "storage/scoring_migration_test.ts": 0.7,
   "validators/signature_auth_test.ts": 0.7,
   "validators/subtensor_metagraph_source_test.ts": 0.7,
-  "gateway/billed_completion_failures_test.ts": 0.6,
+  "gateway/completion_desk_failures_test.ts": 0.6,
   "http/free_text_test.ts": 0.6,
   "http/metrics_test.ts": 0.6,
   "kernel/ss58_test.ts": 0.6,

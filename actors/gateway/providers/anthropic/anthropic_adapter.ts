@@ -3,11 +3,10 @@
  * The request's system messages become the top-level `system` (joined by a blank line, in order);
  * the others stay `messages`. `topP` → `top_p`, `stop` → `stop_sequences`.
  */
-import type { HttpClient } from "../../../kernel/mod.ts";
 import type { CompletionRequest } from "../../chat_request.ts";
-import type { CompleteOptions, CompletionResult, ProviderAdapter } from "../../provider_adapter.ts";
 import type { ProviderEntry } from "../../provider_catalog.ts";
-import { postJson, providerHttpClient, type ProviderHttpOptions } from "../provider_http.ts";
+import { HttpProviderAdapter, type WireFormat } from "../http_provider_adapter.ts";
+import type { ProviderHttpOptions } from "../provider_http.ts";
 import { readAnthropicMessage } from "./anthropic_response.ts";
 
 /** The Messages API version the adapter speaks. */
@@ -33,26 +32,19 @@ export function anthropicRequestBody(
   };
 }
 
-export class AnthropicAdapter implements ProviderAdapter {
-  readonly #provider: ProviderEntry;
-  readonly #http: HttpClient;
+/** Anthropic's Messages API as the adapter speaks it. */
+export const ANTHROPIC_WIRE: WireFormat = {
+  path: "/v1/messages",
+  headers: (apiKey) => ({
+    "anthropic-version": ANTHROPIC_VERSION,
+    ...(apiKey === undefined ? {} : { "x-api-key": apiKey }),
+  }),
+  body: anthropicRequestBody,
+  read: readAnthropicMessage,
+};
 
+export class AnthropicAdapter extends HttpProviderAdapter {
   constructor(provider: ProviderEntry, options: ProviderHttpOptions = {}) {
-    this.#provider = provider;
-    this.#http = providerHttpClient(provider, options);
-  }
-
-  async complete(request: CompletionRequest, options: CompleteOptions = {}): Promise<CompletionResult> {
-    const { apiKey, baseUrl, id, timeoutMs } = this.#provider;
-    const json = await postJson(this.#http, `${baseUrl}/v1/messages`, {
-      headers: {
-        "anthropic-version": ANTHROPIC_VERSION,
-        ...(apiKey ? { "x-api-key": apiKey.reveal() } : {}),
-      },
-      body: anthropicRequestBody(this.#provider, request),
-      timeoutMs,
-      signal: options.signal,
-    });
-    return readAnthropicMessage(json, id);
+    super(provider, ANTHROPIC_WIRE, options);
   }
 }

@@ -3,11 +3,10 @@
  * `POST {baseUrl}/chat/completions` with a Bearer key, `maxTokens` under the provider's
  * `tokenLimitParam`, and the catalog's `extraBody` merged in (the request's own fields win).
  */
-import type { HttpClient } from "../../../kernel/mod.ts";
 import type { CompletionRequest } from "../../chat_request.ts";
-import type { CompleteOptions, CompletionResult, ProviderAdapter } from "../../provider_adapter.ts";
 import type { ProviderEntry } from "../../provider_catalog.ts";
-import { postJson, providerHttpClient, type ProviderHttpOptions } from "../provider_http.ts";
+import { HttpProviderAdapter, type WireFormat } from "../http_provider_adapter.ts";
+import type { ProviderHttpOptions } from "../provider_http.ts";
 import { readOpenAiCompletion } from "./openai_response.ts";
 
 /** The JSON body of a chat completion request. */
@@ -26,23 +25,16 @@ export function openAiRequestBody(
   };
 }
 
-export class OpenAiAdapter implements ProviderAdapter {
-  readonly #provider: ProviderEntry;
-  readonly #http: HttpClient;
+/** OpenAI's chat completions as the adapter speaks them. */
+export const OPENAI_WIRE: WireFormat = {
+  path: "/chat/completions",
+  headers: (apiKey) => apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` },
+  body: openAiRequestBody,
+  read: readOpenAiCompletion,
+};
 
+export class OpenAiAdapter extends HttpProviderAdapter {
   constructor(provider: ProviderEntry, options: ProviderHttpOptions = {}) {
-    this.#provider = provider;
-    this.#http = providerHttpClient(provider, options);
-  }
-
-  async complete(request: CompletionRequest, options: CompleteOptions = {}): Promise<CompletionResult> {
-    const { apiKey, baseUrl, id, timeoutMs } = this.#provider;
-    const json = await postJson(this.#http, `${baseUrl}/chat/completions`, {
-      headers: apiKey ? { authorization: `Bearer ${apiKey.reveal()}` } : {},
-      body: openAiRequestBody(this.#provider, request),
-      timeoutMs,
-      signal: options.signal,
-    });
-    return readOpenAiCompletion(json, id);
+    super(provider, OPENAI_WIRE, options);
   }
 }

@@ -1,9 +1,10 @@
-/** `runBilledCompletion` when something fails: the hold is released and nothing is charged. */
+/** The `CompletionDesk` when something fails: the hold is released and nothing is charged. */
 import assert from "node:assert/strict";
-import { type ProviderAdapter, runBilledCompletion } from "../../actors/gateway/mod.ts";
+import type { AskOrg } from "../../actors/billing/mod.ts";
+import type { ProviderAdapter } from "../../actors/gateway/mod.ts";
 import { ServiceError } from "../../actors/kernel/mod.ts";
 import { allLedgerEntries } from "../support/ledger.ts";
-import { assertAccount, billedCall, code, ORG, REQUEST, world } from "./billing_world.ts";
+import { assertAccount, billedCall, CALL, code, deskOf, ORG, payer, world } from "./billing_world.ts";
 
 for (
   const [mode, answer] of [
@@ -37,17 +38,12 @@ Deno.test("a provider refusing the operator's key is logged at error level, with
 
 Deno.test("a reserve that committed after its caller gave up is released", async () => {
   await using w = await world(1_000n);
-  const call = runBilledCompletion({ resolved: w.resolved, request: REQUEST }, {
-    reserve: async (amountMicro) => {
-      await w.ask(ORG, { type: "reserve", amountMicro, holdId: "h_lost" });
-      throw new ServiceError("unavailable", "Timed out waiting for the org", { retryAfterSeconds: 1 });
-    },
-    settle: () => Promise.reject(new Error("never settled")),
-    release: () => w.ask(ORG, { type: "release", holdId: "h_lost" }),
-    adapter: w.adapter,
-    clock: w.clock.now,
-    log: () => {},
-  });
+  const askOrg: AskOrg = async (orgId, message, options) => {
+    const reply = await w.ask(orgId, message, options);
+    if (message.type !== "reserve") return reply;
+    throw new ServiceError("unavailable", "Timed out waiting for the org", { retryAfterSeconds: 1 });
+  };
+  const call = deskOf(w, { askOrg }).complete(CALL, payer("req_lost"));
   await assert.rejects(call, code("unavailable"));
   assert.equal(w.fake.requests.length, 0);
   await assertAccount(w, 1_000n);
@@ -55,36 +51,27 @@ Deno.test("a reserve that committed after its caller gave up is released", async
 
 Deno.test("a reserve whose caller stops waiting (503 from the runtime) leaves no hold", async () => {
   await using w = await world(1_000n);
-  const call = runBilledCompletion({ resolved: w.resolved, request: REQUEST }, {
-    reserve: (amountMicro) => {
-      const caller = new AbortController();
-      const reply = w.ask(ORG, { type: "reserve", amountMicro, holdId: "h_gone" }, { signal: caller.signal });
-      caller.abort();
-      return reply;
-    },
-    settle: () => Promise.reject(new Error("never settled")),
-    // Must-complete: queued behind the reserve, so it runs after it whether the reserve ran or was skipped.
-    release: () => w.ask(ORG, { type: "release", holdId: "h_gone" }),
-    adapter: w.adapter,
-    clock: w.clock.now,
-    log: () => {},
-  });
+  const askOrg: AskOrg = (orgId, message, options) => {
+    // The release is must-complete: queued behind the reserve, so it runs after it whether the
+    // reserve ran or was skipped.
+    if (message.type !== "reserve") return w.ask(orgId, message, options);
+    const caller = new AbortController();
+    const reply = w.ask(orgId, message, { signal: caller.signal });
+    caller.abort();
+    return reply;
+  };
+  const call = deskOf(w, { askOrg }).complete(CALL, payer("req_gone"));
   await assert.rejects(call, code("unavailable"));
   assert.equal(w.fake.requests.length, 0);
   await assertAccount(w, 1_000n);
 });
 
 Deno.test("a release that fails is logged and never hides the provider's failure", async () => {
-  await using w = await world(1_000n);
+  await using w = await world(1_000n, {}, { holdTtlMs: 1_000 });
   w.fake.respondNext("server_error");
-  const call = runBilledCompletion({ resolved: w.resolved, request: REQUEST }, {
-    reserve: (amountMicro) => w.ask(ORG, { type: "reserve", amountMicro, holdId: "h_stuck", ttlMs: 1_000 }),
-    settle: () => Promise.reject(new Error("never settled")),
-    release: () => Promise.reject(new Error("storage down")),
-    adapter: w.adapter,
-    clock: w.clock.now,
-    log: (line) => w.logs.push(line),
-  });
+  const askOrg: AskOrg = (orgId, message, options) =>
+    message.type === "release" ? Promise.reject(new Error("storage down")) : w.ask(orgId, message, options);
+  const call = deskOf(w, { askOrg }).complete(CALL, payer("req_stuck"));
   await assert.rejects(call, code("upstream_error"));
   assert.ok(w.logs.some((line) => line.level === "error" && /cannot release hold/.test(line.msg)));
   // The hold stays until it expires; then the next reserve frees it, and nothing was charged.

@@ -1,6 +1,6 @@
 /**
- * `runBilledCompletion` wired to a real OrgActor on Deno KV, as the completion route wires it:
- * the hold id comes from the request id, settle writes the usage record, and the adapters are the
+ * The `CompletionDesk` billing a real OrgActor on Deno KV, as the completion route asks it: the
+ * hold id comes from the request id, settle writes the usage record, and the adapters are the
  * real ones against the fake OpenAI server (or the built-in echo).
  */
 import assert from "node:assert/strict";
@@ -9,12 +9,23 @@ import {
   EchoAdapter,
   promptTokenBound,
   ProviderCatalog,
-  runBilledCompletion,
 } from "../../actors/gateway/mod.ts";
 import { Metrics } from "../../actors/kernel/mod.ts";
 import { allLedgerEntries } from "../support/ledger.ts";
 import { sampleValue } from "../support/prometheus.ts";
-import { assertAccount, billedCall, code, HOLD, MESSAGES, ORG, REQUEST, world } from "./billing_world.ts";
+import {
+  assertAccount,
+  billedCall,
+  CALL,
+  code,
+  deskOf,
+  HOLD,
+  MESSAGES,
+  ORG,
+  payer,
+  REQUEST,
+  world,
+} from "./billing_world.ts";
 
 Deno.test("a completed call is charged its usage's cost, with a usage record written by the settle", async () => {
   await using w = await world(1_000n, {
@@ -92,21 +103,8 @@ Deno.test("a reply without usage is charged the whole hold, reporting the bound 
 Deno.test("usage costing more than the hold is charged the hold, never more", async () => {
   await using w = await world(1_000n, { usage: () => ({ promptTokens: 10_000, completionTokens: 64 }) });
   const metrics = new Metrics({ clock: w.clock.now });
-  const result = await runBilledCompletion({ resolved: w.resolved, request: REQUEST }, {
-    reserve: (amountMicro) => w.ask(ORG, { type: "reserve", amountMicro, holdId: "h_over" }),
-    settle: (charge) =>
-      w.ask(ORG, {
-        type: "settle",
-        holdId: "h_over",
-        costMicro: charge.costMicro,
-        usage: { description: "x" },
-      }),
-    release: () => w.ask(ORG, { type: "release", holdId: "h_over" }),
-    adapter: w.adapter,
-    clock: w.clock.now,
-    log: () => {},
-    onCharge: (provider, basis) => metrics.gatewayCharged(provider, basis),
-  });
+  const desk = deskOf(w, { onCharge: (provider, basis) => metrics.gatewayCharged(provider, basis) });
+  const result = await desk.complete(CALL, payer("req_over"));
   assert.equal(result.basis, "hold_over_bound");
   assert.equal(result.costMicro, HOLD);
   assert.equal(result.providerCostMicro, 10_128n); // what the provider reported it cost
@@ -117,24 +115,11 @@ Deno.test("usage costing more than the hold is charged the hold, never more", as
 
 Deno.test("the echo provider is billed from its own usage", async () => {
   await using w = await world(1_000n);
-  const echo = ProviderCatalog.builtIn().resolve("echo", "echo-1");
-  const result = await runBilledCompletion({
-    resolved: echo,
-    request: { ...REQUEST, model: "echo-1", maxTokens: 2 },
-  }, {
-    reserve: (amountMicro) => w.ask(ORG, { type: "reserve", amountMicro, holdId: "h_echo" }),
-    settle: (charge) =>
-      w.ask(ORG, {
-        type: "settle",
-        holdId: "h_echo",
-        costMicro: charge.costMicro,
-        usage: { description: "echo" },
-      }),
-    release: () => w.ask(ORG, { type: "release", holdId: "h_echo" }),
-    adapter: new EchoAdapter(),
-    clock: w.clock.now,
-    log: () => {},
-  });
+  const desk = deskOf(w, { catalog: ProviderCatalog.builtIn(), adapter: new EchoAdapter() });
+  const result = await desk.complete(
+    { ...REQUEST, provider: "echo", model: "echo-1", maxTokens: 2 },
+    payer("req_echo"),
+  );
   // hold: 157 + 2 = 159 micro; actual: ⌈13 / 4⌉ = 4 prompt + ⌈8 / 4⌉ = 2 completion → 6 micro
   assert.equal(result.holdMicro, 159n);
   assert.equal(result.output, "Will it ");
