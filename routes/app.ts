@@ -25,8 +25,6 @@ import type { MetagraphView, SignatureGuard, ValidatorDesk } from "../actors/val
 import { adminMetagraphRoutes } from "./validators/admin_metagraph.ts";
 import { validatorRoutes } from "./validators/validators.ts";
 import type { AskMiner } from "../actors/agents/mod.ts";
-import type { Sr25519Verify } from "../actors/validators/mod.ts";
-import { type ConsumeNonce, minerSignatureAccess } from "./middleware/miner_signature_auth.ts";
 import { adminMinerRoutes, agentRoutes } from "./agents/agents.ts";
 import type { LeaderboardView } from "../actors/scoring/mod.ts";
 import { leaderboardRoutes } from "./scoring/leaderboard.ts";
@@ -59,8 +57,7 @@ export interface AppDeps {
   countKeyUse: CountKeyUse;
   /** Asks a miner's MinerActor (agent versions). */
   askMiner: AskMiner;
-  signatures: SignatureDeps;
-  /** The checks of validator-signed requests (docs/signatures.md; SignatureGuard). */
+  /** The checks of signed requests, validators' and miners' (docs/signatures.md). */
   signatureGuard: SignatureGuard;
   /** Leases and prediction submissions of the validator loop. */
   validators: ValidatorDesk;
@@ -78,15 +75,6 @@ export interface AppDeps {
     /** `FGW_VALIDATOR_DAILY_CAP_MICRO`: a miner's validator completions per UTC day. */
     validatorDailyCapMicro: bigint;
   };
-}
-
-/** What sr25519 request signatures need besides the request (docs/signatures.md). */
-export interface SignatureDeps {
-  verify: Sr25519Verify;
-  /** Allowed |now − timestamp| (`FGW_SIG_WINDOW_MS`). */
-  windowMs: number;
-  /** Uses a signature's nonce up in shared storage (401 `nonce_reused` for a replay). */
-  consumeNonce: ConsumeNonce;
 }
 
 /** HTTP settings the composition root takes from the configuration. */
@@ -170,19 +158,13 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   );
   app.route("/admin/v1", adminKeyRoutes({ ...deps, keys: deps.storage.apiKeys, orgs: deps.storage.orgs }));
   const orgs = deps.storage.orgs;
-  const signature = minerSignatureAccess({
-    ...deps.signatures,
-    clock: deps.clock,
-    metagraph: deps.metagraph.view,
-    orgs,
-  });
   app.route(
     "/v1/agents",
     agentRoutes({
       askMiner: deps.askMiner,
       orgs,
       keys: access,
-      signature,
+      guard: deps.signatureGuard,
       maxAgentBytes: deps.http.maxAgentBytes,
     }),
   );

@@ -1,5 +1,5 @@
 import type { Logger } from "../kernel/mod.ts";
-import { FailureBackoff, type JobRun, type PeriodicJob } from "../runtime/mod.ts";
+import { type Fence, type SyncAt, UpstreamSyncJob } from "../runtime/mod.ts";
 import type { SettingStore } from "../../storage/setting_store.ts";
 import { encodePriceRecord, PRICES_SETTING } from "./price_record.ts";
 import { type Prices, type PriceSource, PriceSourceError } from "./price_source.ts";
@@ -23,53 +23,36 @@ export interface PricesSyncJobOptions {
  * The periodic prices job (`prices-sync`), run by the scheduler under its lease: reads the source
  * and replaces the shared record with a write fenced by the run's lease, so a run that lost its
  * job cannot overwrite a newer one. A source that fails leaves the last record (prices and sync
- * time) as it is and the next attempt comes sooner (15 s, doubling up to the interval); the
- * failure is logged without flooding the log: a `warn` line when failures start and then at most
- * hourly, `debug` otherwise, an `info` line when the source recovers.
+ * time) as it is and the next attempt comes sooner (15 s, doubling up to the interval:
+ * `UpstreamSyncJob`); the failure is logged without flooding the log: a `warn` line when failures
+ * start and then at most hourly, `debug` otherwise, an `info` line when the source recovers.
  */
-export class PricesSyncJob implements PeriodicJob {
-  readonly name = "prices-sync";
+export class PricesSyncJob extends UpstreamSyncJob<Prices> {
+  override readonly name = "prices-sync";
   readonly #options: PricesSyncJobOptions;
-  readonly #backoff: FailureBackoff;
   #lastWarnAtMs = Number.NEGATIVE_INFINITY;
   #synced = false;
 
   constructor(options: PricesSyncJobOptions) {
+    super(options);
     this.#options = options;
-    this.#backoff = new FailureBackoff(options.intervalMs, { retryBaseMs: options.retryBaseMs });
   }
 
-  /** Runs failed in a row since the last successful sync of this instance. */
-  get failures(): number {
-    return this.#backoff.failures;
+  protected override read(signal: AbortSignal): Promise<Prices> {
+    return this.#options.source.fetch(signal);
   }
 
-  intervalMs(): number {
-    return this.#backoff.nextMs();
+  protected override isUpstreamFailure(error: unknown): error is PriceSourceError {
+    return error instanceof PriceSourceError;
   }
 
-  async run(nowMs: number, { signal, fence }: JobRun): Promise<void> {
-    const { source, settings, log } = this.#options;
-    let prices: Prices;
-    try {
-      prices = await source.fetch(signal);
-    } catch (error) {
-      if (signal.aborted) return;
-      if (!(error instanceof PriceSourceError)) throw error;
-      this.#failed(nowMs, error);
-      return;
-    }
-    const value = encodePriceRecord({ prices, source: source.name, syncedAtMs: nowMs });
-    if (!(await settings.putFenced(PRICES_SETTING, { value, fence }))) {
-      log({ level: "warn", msg: "prices not recorded: a newer run holds the job", ...fence });
-      return;
-    }
-    this.#succeeded(prices);
-    await this.#options.afterSync?.();
+  protected override record(prices: Prices, { nowMs, fence }: SyncAt): Promise<boolean> {
+    const value = encodePriceRecord({ prices, source: this.#options.source.name, syncedAtMs: nowMs });
+    return this.#options.settings.putFenced(PRICES_SETTING, { value, fence });
   }
 
-  #failed(nowMs: number, error: PriceSourceError): void {
-    const failures = this.#backoff.failed();
+  protected override failed(error: PriceSourceError, attempt: { failures: number; nowMs: number }): void {
+    const { failures, nowMs } = attempt;
     const warn = failures === 1 || nowMs - this.#lastWarnAtMs >= FAILURE_WARN_EVERY_MS;
     if (warn) this.#lastWarnAtMs = nowMs;
     this.#options.log({
@@ -82,8 +65,11 @@ export class PricesSyncJob implements PeriodicJob {
     });
   }
 
-  #succeeded(prices: Prices): void {
-    const failures = this.#backoff.failures;
+  protected override notRecorded(_prices: Prices, fence: Fence): void {
+    this.#options.log({ level: "warn", msg: "prices not recorded: a newer run holds the job", ...fence });
+  }
+
+  protected override recorded(prices: Prices, { failures }: { failures: number }): void {
     const recovered = failures > 0;
     const first = !this.#synced;
     this.#synced = true;
@@ -94,7 +80,6 @@ export class PricesSyncJob implements PeriodicJob {
       ...(recovered ? { failures } : {}),
       prices,
     });
-    this.#backoff.succeeded();
     this.#lastWarnAtMs = Number.NEGATIVE_INFINITY;
   }
 }

@@ -1,6 +1,7 @@
 import { isoAt, ServiceError } from "../kernel/mod.ts";
 import { type RateWindow, secondsUntilReset } from "../keys/mod.ts";
 import { type ConsumedAndCounted, type SignedUse, useAdmits } from "../../storage/nonce_store.ts";
+import { nonceReused } from "./_signature_refusals.ts";
 
 /** What judging a use needs besides the use: the window it counted in, the clock for `Retry-After`. */
 export interface UseContext {
@@ -19,9 +20,7 @@ export function useRefusal(
   context: UseContext,
 ): ServiceError | null {
   if (useAdmits(use, made)) return null;
-  if (!made.fresh) {
-    return new ServiceError("nonce_reused", "The request nonce was already used by this hotkey");
-  }
+  if (!made.fresh) return nonceReused();
   const { window } = context;
   return new ServiceError("rate_limited", "Signed request rate of this validator hotkey exceeded", {
     retryAfterSeconds: secondsUntilReset(window, context.now()),

@@ -8,6 +8,7 @@ import { type HeaderSource, parseSignatureHeaders, type SignatureHeaders } from 
 import { checkSignature, checkWindow, type SignatureCheck } from "./signed_request.ts";
 import type { MetagraphStatus, MetagraphView } from "./metagraph_view.ts";
 import { PendingUse } from "./pending_use.ts";
+import { minerNotRegistered, nonceReused, notInMetagraph, permitRequired } from "./_signature_refusals.ts";
 
 /** What a signature route asks of its callers beyond a good signature (docs/signatures.md). */
 export interface SignaturePolicy {
@@ -67,11 +68,17 @@ export interface SignedCaller {
   /** `never_synced` only on a route that skips the metagraph checks then. */
   metagraph: MetagraphStatus;
   /** The miner the request names and its organisation (`minerHotkey: "required"`, or the miner role). */
-  miner: { hotkey: string; orgId: string } | null;
+  miner: RegisteredMiner | null;
   /** The raw body bytes the signature covers (empty when none). */
   body: Uint8Array;
   /** Steps 7–8 still to make, with the change (`nonce: "with_change"`); null when made. */
   use: PendingUse | null;
+}
+
+/** A miner hotkey and the organisation it is registered to. */
+export interface RegisteredMiner {
+  hotkey: string;
+  orgId: string;
 }
 
 /** What the signature covers besides the headers. */
@@ -127,7 +134,7 @@ export class SignatureGuard {
       return { headers, policy, neuron: null, metagraph };
     }
     view.requireFresh(nowMs);
-    const neuron = this.#neuron(headers.hotkey);
+    const neuron = this.#neuron(headers.hotkey, policy.role);
     if (policy.role === "validator") this.#requirePermit(neuron);
     return { headers, policy, neuron, metagraph };
   }
@@ -142,7 +149,7 @@ export class SignatureGuard {
       : policy.minerHotkey === "required"
       ? headers.minerHotkey
       : null;
-    const miner = minerHotkey === null ? null : await this.registeredMiner(minerHotkey);
+    const miner = minerHotkey === null ? null : await this.#registered(minerHotkey, policy.role);
     return {
       role: policy.role,
       hotkey: headers.hotkey,
@@ -168,13 +175,13 @@ export class SignatureGuard {
   }
 
   /**
-   * Steps 3–4 alone (the miner upload route's `SignerGate`): the metagraph is fresh, else 503
-   * `metagraph_unavailable`, and holds `hotkey`, else 403 `hotkey_not_in_metagraph`.
+   * Steps 3–4 alone: the metagraph is fresh, else 503 `metagraph_unavailable`, and holds `hotkey`,
+   * else 403 `hotkey_not_in_metagraph`.
    */
   checkSigner(hotkey: string): Promise<void> {
     try {
       this.#deps.view.requireFresh(this.#deps.clock());
-      this.#neuron(hotkey);
+      this.#neuron(hotkey, "validator");
       return Promise.resolve();
     } catch (error) {
       return Promise.reject(error);
@@ -191,35 +198,22 @@ export class SignatureGuard {
   }
 
   /** Step 9: the organisation `minerHotkey` is registered to, else 403 `miner_not_registered`. */
-  async registeredMiner(minerHotkey: string): Promise<{ hotkey: string; orgId: string }> {
+  async #registered(minerHotkey: string, role: SignatureRole): Promise<RegisteredMiner> {
     const registration = await this.#deps.orgs.minerRegistration(minerHotkey);
     if (registration) return { hotkey: minerHotkey, orgId: registration.orgId };
-    throw new ServiceError("miner_not_registered", "The miner hotkey is not registered to an organisation", {
-      details: { minerHotkey },
-    });
+    throw minerNotRegistered(minerHotkey, { role });
   }
 
-  #neuron(hotkey: string): StoredNeuron {
+  #neuron(hotkey: string, role: SignatureRole): StoredNeuron {
     const neuron = this.#deps.view.neuron(hotkey);
     if (neuron) return neuron;
-    throw new ServiceError("hotkey_not_in_metagraph", "The signing hotkey is not in the subnet's metagraph", {
-      details: { hotkey, netuid: this.#deps.view.netuid },
-    });
+    throw notInMetagraph(hotkey, { role, netuid: this.#deps.view.netuid });
   }
 
   #requirePermit(neuron: StoredNeuron): void {
     const { minStakeRao } = this.#deps.settings;
     if (neuron.validatorPermit && neuron.stakeRao >= minStakeRao) return;
-    const message = neuron.validatorPermit
-      ? `The signing hotkey's stake is below the minimum of ${minStakeRao} rao`
-      : "The signing hotkey has no validator permit";
-    throw new ServiceError("validator_permit_required", message, {
-      details: {
-        validatorPermit: neuron.validatorPermit,
-        stakeRao: String(neuron.stakeRao),
-        minStakeRao: String(minStakeRao),
-      },
-    });
+    throw permitRequired(neuron, minStakeRao);
   }
 
   #nonceLife(): { ttlMs: number } {
@@ -255,8 +249,4 @@ export class SignatureGuard {
     };
     return new PendingUse(use, { window, now: clock });
   }
-}
-
-function nonceReused(): ServiceError {
-  return new ServiceError("nonce_reused", "The request nonce was already used by this hotkey");
 }

@@ -1,21 +1,21 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { isoAt, ServiceError } from "../../actors/kernel/mod.ts";
 import type { AskMiner } from "../../actors/agents/mod.ts";
+import type { RegisteredMiner, SignatureGuard } from "../../actors/validators/mod.ts";
 import type { AuthenticatedKey } from "../../actors/keys/mod.ts";
 import type { OrgStore } from "../../storage/org_store.ts";
 import type { AppEnv } from "../http/app_env.ts";
 import { openApiApp } from "../http/openapi.ts";
 import type { ApiKeyAccess, KeyEnv } from "../middleware/api_key_auth.ts";
-import type { SignatureAccess } from "../middleware/key_or_signature.ts";
-import { type SignedMiner, signedMinerOf } from "../middleware/miner_signature_auth.ts";
+import { signatureAccess, signedCallerIfAny } from "../middleware/signature_auth.ts";
 import { getMinerRoute, submitAgentRoute, versionJson } from "./agents_api.ts";
 
 export interface AgentRouteDeps {
   askMiner: AskMiner;
   orgs: Pick<OrgStore, "get" | "minerRegistration">;
   keys: ApiKeyAccess;
-  /** The miner-signature scheme (`minerSignatureAccess`). */
-  signature: SignatureAccess;
+  /** The checks of a miner-signed upload, the same as of validators' requests (docs/signatures.md). */
+  guard: SignatureGuard;
   /** `FGW_AGENT_MAX_BYTES`: sets the upload's body limit. */
   maxAgentBytes: number;
 }
@@ -27,9 +27,11 @@ export interface AgentRouteDeps {
  * MinerActor checks and stores the code: 201 for a new version, 200 for code the miner had.
  */
 export function agentRoutes(deps: AgentRouteDeps): OpenAPIHono<KeyEnv> {
-  return openApiApp<KeyEnv>().openapi(submitAgentRoute(deps), async (c) => {
+  const signature = signatureAccess(deps.guard, { role: "miner" });
+  const route = submitAgentRoute({ keys: deps.keys, signature, maxAgentBytes: deps.maxAgentBytes });
+  return openApiApp<KeyEnv>().openapi(route, async (c) => {
     const { code, name, minerHotkey } = c.req.valid("json");
-    const signed = signedMinerOf(c);
+    const signed = signedCallerIfAny(c)?.miner;
     const miner = signed
       ? signerAsMiner(signed, minerHotkey)
       : await minerOfKey(deps.orgs, c.get("apiKey"), minerHotkey);
@@ -45,7 +47,7 @@ export function agentRoutes(deps: AgentRouteDeps): OpenAPIHono<KeyEnv> {
 }
 
 /** A signed upload is the signer's: a `minerHotkey` naming anyone else is refused. */
-function signerAsMiner(signed: SignedMiner, requested: string | undefined): SignedMiner {
+function signerAsMiner(signed: RegisteredMiner, requested: string | undefined): RegisteredMiner {
   if (requested !== undefined && requested !== signed.hotkey) {
     throw new ServiceError("invalid_request", "A signed upload is for the signing miner", {
       details: {
@@ -65,7 +67,7 @@ async function minerOfKey(
   orgs: AgentRouteDeps["orgs"],
   key: AuthenticatedKey,
   requested: string | undefined,
-): Promise<SignedMiner> {
+): Promise<RegisteredMiner> {
   const hotkey = requested ?? key.pinnedMinerHotkey ?? (await orgs.get(key.orgId))?.defaultMinerHotkey;
   if (!hotkey) {
     throw new ServiceError(

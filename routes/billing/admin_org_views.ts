@@ -3,17 +3,7 @@ import { isoAt } from "../../actors/kernel/mod.ts";
 import type { BalanceReply, OrgView } from "../../actors/billing/mod.ts";
 import type { LedgerEntry, UsageRecord } from "../../storage/billing_store.ts";
 import type { ApiKeySummary } from "../../storage/api_key_store.ts";
-import { ApiKeySummarySchema } from "../keys/admin_keys_api.ts";
-
-/**
- * A money amount as the API sends it: a signed decimal string of micro-units (docs/conventions.md, "Values").
- */
-export function microString(description: string) {
-  return z.string().meta({
-    description: `${description} Micro-units, a decimal string.`,
-    example: "1500000",
-  });
-}
+import { ApiKeySummarySchema, microString } from "../http/shared_schemas.ts";
 
 const instant = z.string().meta({ description: "ISO 8601 UTC with milliseconds" });
 

@@ -1,6 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AskOrg } from "../../actors/billing/mod.ts";
-import { ServiceError } from "../../actors/kernel/mod.ts";
 import type { BillingStore, SeqPage } from "../../storage/billing_store.ts";
 import type { OrgStore } from "../../storage/org_store.ts";
 import type { ApiKeySummary } from "../../storage/api_key_store.ts";
@@ -8,7 +7,7 @@ import { balanceJson, ledgerJson, orgJson, usageJson } from "./admin_org_views.t
 import type { AppEnv } from "../http/app_env.ts";
 import { CursorCodec } from "../http/cursor.ts";
 import { openApiApp } from "../http/openapi.ts";
-import { ORG_ID } from "../http/path_ids.ts";
+import { requireOrg } from "../http/path_ids.ts";
 import {
   createOrgRoute,
   creditOrgRoute,
@@ -26,23 +25,6 @@ export interface AdminOrgDeps {
   cursors: CursorCodec;
   /** The org's API keys without secrets (from the API-key area), shown by `GET /orgs/{orgId}`. */
   listKeys?: (orgId: string) => Promise<readonly ApiKeySummary[]>;
-}
-
-/**
- * The `orgId` of a path when it can name an org; else 404 at once, so that no actor is
- * activated and no storage key is built for it (a NUL or a 3,000-character id never reaches
- * storage). Declared routes check it with their `orgIdParam` already.
- */
-export function orgIdOf(param: string): string {
-  if (!ORG_ID.test(param)) throw new ServiceError("not_found", "Organisation not found");
-  return param;
-}
-
-/** The `orgId` of a path when that org exists; else 404. The one existence check of the admin API. */
-export async function requireOrg(orgs: Pick<OrgStore, "get">, param: string): Promise<string> {
-  const orgId = orgIdOf(param);
-  if (!(await orgs.get(orgId))) throw new ServiceError("not_found", `Organisation not found: ${orgId}`);
-  return orgId;
 }
 
 /**

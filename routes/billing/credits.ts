@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { ApiKeyAccess, KeyEnv } from "../middleware/api_key_auth.ts";
 import { defineRoute, jsonResponse, openApiApp } from "../http/openapi.ts";
 import { sendJson } from "../http/answer.ts";
-import { microString } from "./admin_org_views.ts";
+import { microString } from "../http/shared_schemas.ts";
 
 export interface CreditRoutesDeps {
   access: ApiKeyAccess;

@@ -2,43 +2,13 @@ import { z } from "zod";
 import { HEADER, headerRef } from "../http/openapi_components.ts";
 import { defineRoute, jsonResponse } from "../http/openapi.ts";
 import { integerParameter } from "../http/validation.ts";
+import { EventSchema } from "../http/shared_schemas.ts";
 import { eventsQuerySchema } from "./events_query.ts";
 
 const instant = z.string().meta({
   description: "ISO 8601 UTC with milliseconds",
   example: "2026-11-21T06:00:00.000Z",
 });
-const prices = z.record(z.string(), z.number()).meta({ description: "Price (0..1) by outcomeId." });
-
-/** An event as `/v1/events` serves it (storage/event_record.ts; docs/events.md). */
-export const EventSchema = z.object({
-  id: z.string(),
-  source: z.string().meta({ description: "Where the event came from: `polymarket` or `snapshot`." }),
-  sourceMarketId: z.string(),
-  question: z.string(),
-  description: z.string(),
-  outcomes: z.array(z.object({ outcomeId: z.string(), name: z.string() })),
-  endDate: instant,
-  startDate: instant,
-  tagsAtAdmission: z.array(z.number().int()),
-  liquidityUsd: z.number(),
-  volumeUsd: z.number(),
-  volumeRecentUsd: z.number(),
-  currentLiquidityUsd: z.number(),
-  currentVolumeUsd: z.number(),
-  currentOutcomePrices: prices,
-  admittedAt: instant,
-  lastSeenAt: instant,
-  resolution: z.object({
-    resolvedAt: instant.nullable(),
-    resolutionStatus: z.enum(["unresolved", "resolved", "voided"]),
-    winningOutcomeId: z.string().nullable(),
-    winningOutcomeName: z.string().nullable(),
-    finalOutcomePrices: prices.nullable(),
-  }),
-  outcomePricesAtAdmission: prices,
-}).meta({ id: "Event" });
-
 export const EventPage = z.object({
   items: z.array(EventSchema),
   nextCursor: z.string().nullable().meta({

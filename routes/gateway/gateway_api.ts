@@ -2,10 +2,9 @@ import { z } from "zod";
 import { isSs58Address } from "../../actors/kernel/mod.ts";
 import type { Alongside, ApiKeyAccess } from "../middleware/api_key_auth.ts";
 import type { SignatureAccess } from "../middleware/signature_auth.ts";
-import { ValidatorSignatureHeaders } from "../validators/validators_api.ts";
 import { defineRoute, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { CONTROL_CHARACTER } from "../http/validation.ts";
-import { microString } from "../billing/admin_org_views.ts";
+import { microString, ValidatorSignatureHeaders } from "../http/shared_schemas.ts";
 
 /** The response header carrying the available balance after a completion's settle. */
 export const CREDITS_REMAINING = "X-Service-Credits-Remaining";

@@ -7,9 +7,9 @@ import { newKeyId } from "../../actors/keys/mod.ts";
 import type { ApiKeyMessages, ApiKeyTerms, IssuedKeyReply } from "../../actors/keys/mod.ts";
 import { type ApiKeyStore, type ApiKeySummary, summarizeApiKey } from "../../storage/api_key_store.ts";
 import type { OrgStore } from "../../storage/org_store.ts";
-import { requireOrg } from "../billing/admin_orgs.ts";
 import type { AppEnv } from "../http/app_env.ts";
 import { openApiApp } from "../http/openapi.ts";
+import { requireOrg } from "../http/path_ids.ts";
 import { parseOrThrow } from "../http/validation.ts";
 import {
   deleteKeyRoute,

@@ -1,37 +1,18 @@
 import { z } from "zod";
 import { isSs58Address } from "../../actors/kernel/mod.ts";
 import { isKeyId } from "../../actors/keys/mod.ts";
-import { API_KEY_SCOPES } from "../../storage/api_key_store.ts";
 import { ASKS_ACTOR, defineRoute, jsonBody, jsonResponse, pathId } from "../http/openapi.ts";
 import { freeText } from "../http/validation.ts";
 import { orgIdParam } from "../http/path_ids.ts";
+import { apiKeyScope, ApiKeySummarySchema } from "../http/shared_schemas.ts";
 
 /** Most requests per minute a key may be given. */
 export const MAX_KEY_RPM = 1_000_000;
 
-const instant = z.string().meta({ description: "ISO 8601 UTC with milliseconds" });
-const scope = z.enum(API_KEY_SCOPES, { error: `must be one of: ${API_KEY_SCOPES.join(", ")}` });
-
-/** An API key as the admin API shows it: never its secret (storage `ApiKeySummary`). */
-export const ApiKeySummarySchema = z.object({
-  keyId: z.string(),
-  orgId: z.string(),
-  name: z.string(),
-  scopes: z.array(scope),
-  rateLimitRpm: z.number().int(),
-  pinnedMinerHotkey: z.string().optional(),
-  expiresAt: instant.optional(),
-  createdAt: instant,
-  revokedAt: instant.optional(),
-  lastUsedAt: instant.optional().meta({
-    description: "First use in the latest rate-limit window that counted one.",
-  }),
-}).meta({ id: "ApiKey" });
-
 /** The terms of a new key. */
 export const issueSchema = z.strictObject({
   name: freeText({ max: 100 }),
-  scopes: z.array(scope).min(1),
+  scopes: z.array(apiKeyScope).min(1),
   rateLimitRpm: z.number().int().min(1).max(MAX_KEY_RPM).meta({ description: "Requests per minute." }),
   pinnedMinerHotkey: z.string().refine(isSs58Address, "must be an SS58 address").optional()
     .meta({ description: "Calls made with the key are attributed to this miner of the org." }),

@@ -82,7 +82,15 @@ async function useAfterAnswer(c: Context, guard: SignatureGuard, use: PendingUse
 
 /** The verified caller of a request that passed `signatureAccess`. */
 export function signedCallerOf(c: Context): SignedCaller {
-  const signed = c.get(SIGNED) as SignedCaller | undefined;
+  const signed = signedCallerIfAny(c);
   if (!signed) throw new Error("No verified signature on this request");
   return signed;
+}
+
+/**
+ * The verified caller of a request that passed `signatureAccess`, or undefined for a request a
+ * route that also takes an API key let in by its key (`keyOrSignature`).
+ */
+export function signedCallerIfAny(c: Context): SignedCaller | undefined {
+  return c.get(SIGNED) as SignedCaller | undefined;
 }

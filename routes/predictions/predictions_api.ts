@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ApiKeyAccess } from "../middleware/api_key_auth.ts";
 import { defineRoute, jsonBody, jsonResponse, pathId } from "../http/openapi.ts";
-import { EventSchema } from "../catalog/events_api.ts";
+import { EventSchema } from "../http/shared_schemas.ts";
 import { EVENT_ID } from "../http/path_ids.ts";
 
 const instant = z.string().meta({

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineRoute, jsonResponse } from "../http/openapi.ts";
 import type { SignatureAccess } from "../middleware/signature_auth.ts";
-import { ValidatorSignatureHeaders } from "../validators/validators_api.ts";
+import { ValidatorSignatureHeaders } from "../http/shared_schemas.ts";
 import { instant, queryHotkey, queryIntegerOr } from "./_query_values.ts";
 
 const byOutcome = z.record(z.string(), z.number().nullable());

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineRoute, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { shallowJson } from "../http/validation.ts";
 import type { SignatureAccess } from "../middleware/signature_auth.ts";
-import { EventSchema } from "../catalog/events_api.ts";
+import { EventSchema, ValidatorSignatureHeaders } from "../http/shared_schemas.ts";
 
 const instant = z.string().meta({
   description: "ISO 8601 UTC with milliseconds",
@@ -18,16 +18,6 @@ export const MAX_TRACE_BYTES = 256 * 1024;
 export const MAX_JSON_DEPTH = 64;
 /** Largest submission body: the trace plus room for the prediction. */
 export const MAX_SUBMISSION_BYTES = MAX_TRACE_BYTES + 64 * 1024;
-
-/** The signature headers of a validator request, documented as parameters (the middleware checks them). */
-export const ValidatorSignatureHeaders = z.object({
-  "x-validator-hotkey": z.string().meta({ description: "SS58 hotkey (prefix 42) of the signing validator." }),
-  "x-validator-nonce": z.string().meta({ description: "16..128 printable ASCII characters; single use." }),
-  "x-validator-timestamp": z.string().meta({ description: "Unix epoch milliseconds." }),
-  "x-validator-signature": z.string().meta({
-    description: "Hex sr25519 signature (`0x` optional) over the canonical message (docs/signatures.md).",
-  }),
-});
 
 export const LeasedAssignmentSchema = z.object({
   agentPredictionId: z.string().meta({ description: "Names the assignment in the submission." }),

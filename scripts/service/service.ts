@@ -19,7 +19,6 @@ import { createMetagraph, type Metagraph } from "./metagraph_wiring.ts";
 import type { PriceSource, PriceView } from "../../actors/prices/mod.ts";
 import { createPrices } from "./prices_wiring.ts";
 import { type AskMiner, minerActorKind, minerAsker } from "../../actors/agents/mod.ts";
-import type { ConsumeNonce } from "../../routes/middleware/miner_signature_auth.ts";
 import { createScoring, type ScoringWiring } from "./scoring_wiring.ts";
 import { createCompletionDesk, createGateway, type GatewayWiring } from "./gateway_wiring.ts";
 import { createPredictions, type PredictionsWiring } from "./predictions_wiring.ts";
@@ -42,10 +41,7 @@ export interface Service {
   askOrg: AskOrg;
   /** Asks a miner's MinerActor on this instance. */
   askMiner: AskMiner;
-  /**
-   * The checks of signed requests (docs/signatures.md) on this instance (the signature routes' middleware
-   * uses it).
-   */
+  /** The checks of signed requests on this instance, validators' and miners' (docs/signatures.md). */
   signatureGuard: SignatureGuard;
   /** Brings assignments in line with miners, agents and the event pool (a periodic job). */
   assignmentSync: AssignmentSyncJob;
@@ -72,11 +68,6 @@ export interface ServiceOptions {
   metagraphSource?: MetagraphSource;
   /** Use this price source instead of the configured one. */
   priceSource?: PriceSource;
-  /**
-   * Uses signature nonces up on the miner upload route (docs/signatures.md, step 7); default: the shared
-   * `NonceStore`, through this instance's `SignatureGuard` (the same nonces as validator routes).
-   */
-  consumeNonce?: ConsumeNonce;
   /** Where the provider catalog's `apiKeyEnv` variables are read (default: the process environment). */
   providerEnv?: Record<string, string>;
 }
@@ -132,7 +123,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     onRefreshError: () => metrics.storageError("prices_view"),
     ...(options.priceSource ? { source: options.priceSource } : {}),
   });
-  const { signatureGuard, validators, assignmentSync, verify, verifyPool } = createValidatorLoop(config, {
+  const { signatureGuard, validators, assignmentSync, verifyPool } = createValidatorLoop(config, {
     storage,
     metagraph: metagraph.view,
     catalog: catalog.view,
@@ -151,12 +142,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
       afterNewVersion: (hotkey) => assignmentSync.syncMiner(hotkey),
     })),
   );
-  const signatures = {
-    verify,
-    windowMs: config.FGW_SIG_WINDOW_MS,
-    consumeNonce: options.consumeNonce ??
-      ((hotkey: string, nonce: string) => signatureGuard.consumeNonce(hotkey, nonce)),
-  };
   const scoring = createScoring(config, {
     storage,
     clock,
@@ -230,7 +215,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
     keyActor,
     countKeyUse,
     askMiner,
-    signatures,
     signatureGuard,
     validators,
     scoring: { leaderboard: scoring.leaderboard },

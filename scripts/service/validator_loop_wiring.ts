@@ -5,7 +5,6 @@ import {
   lazySr25519Verify,
   type MetagraphView,
   SignatureGuard,
-  type Sr25519Verify,
   ValidatorDesk,
   VerifyPool,
 } from "../../actors/validators/mod.ts";
@@ -17,8 +16,6 @@ export interface ValidatorLoopWiring {
   signatureGuard: SignatureGuard;
   validators: ValidatorDesk;
   assignmentSync: AssignmentSyncJob;
-  /** The sr25519 verifier of this thread (WebAssembly, or the TypeScript fallback). */
-  verify: Sr25519Verify;
   /** Verification threads of the signature guard (`FGW_VERIFY_WORKERS`); closed with the service. */
   verifyPool: VerifyPool;
 }
@@ -80,5 +77,5 @@ export function createValidatorLoop(
     clock,
     log,
   });
-  return { signatureGuard, validators, assignmentSync, verify, verifyPool };
+  return { signatureGuard, validators, assignmentSync, verifyPool };
 }

@@ -7,7 +7,6 @@ import { type Config, loadConfig } from "../../scripts/service/config.ts";
 import { createService, type Service } from "../../scripts/service/service.ts";
 import { openKvStorage } from "../../storage/kv/kv_storage.ts";
 import type { Storage } from "../../storage/storage.ts";
-import type { ConsumeNonce } from "../../routes/middleware/miner_signature_auth.ts";
 
 /** Starts at 2026-11-20T12:00:00Z, the shipped snapshot's capture time. */
 export const TEST_START_MS = Date.UTC(2026, 10, 20, 12);
@@ -18,8 +17,6 @@ export interface TestServiceOptions {
   storage?: Storage;
   marketSource?: MarketSource;
   metagraphSource?: MetagraphSource;
-  /** Uses signature nonces up (default: the service's own). */
-  consumeNonce?: ConsumeNonce;
   priceSource?: PriceSource;
   /** Where the provider catalog's `apiKeyEnv` variables are read (default: the process environment). */
   providerEnv?: Record<string, string>;
@@ -48,7 +45,6 @@ export async function openTestService(options: TestServiceOptions = {}): Promise
     storage,
     ...(options.marketSource ? { marketSource: options.marketSource } : {}),
     ...(options.metagraphSource ? { metagraphSource: options.metagraphSource } : {}),
-    ...(options.consumeNonce ? { consumeNonce: options.consumeNonce } : {}),
     ...(options.priceSource ? { priceSource: options.priceSource } : {}),
     ...(options.providerEnv ? { providerEnv: options.providerEnv } : {}),
   });
