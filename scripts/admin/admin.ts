@@ -122,7 +122,8 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
   try {
     answer = await send(call, io);
   } catch (error) {
-    io.err(`error: cannot reach ${io.env.FGW_URL ?? "http://127.0.0.1:8080"}: ${String(error)}`);
+    const url = io.env.FGW_URL ?? "http://127.0.0.1:8080";
+    io.err(`error: cannot reach ${url} (is the service running there? FGW_URL names it): ${String(error)}`);
     return 1;
   }
   if (answer.status >= 400) return await reportFailure(call, answer, io, options.json === true);

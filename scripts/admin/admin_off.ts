@@ -30,7 +30,7 @@ export function adminOffText(base: string): string {
   return [
     `error: the admin API is off on ${base} (every /admin/v1 path answers 404 there)`,
     "  It is on only when the service is started with FGW_ADMIN_TOKEN set (at least 16 characters):",
-    "    FGW_ADMIN_TOKEN=<a long secret> deno task start",
+    "    FGW_ADMIN_TOKEN=<a long secret> npx -y deno@2.9.6 task start",
     "  Then run this CLI with the same token: export FGW_ADMIN_TOKEN=<the same secret>",
   ].join("\n");
 }

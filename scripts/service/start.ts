@@ -40,17 +40,28 @@ async function main(): Promise<void> {
     console.error(error.message);
     Deno.exit(2);
   }
-  const server = Deno.serve({
-    hostname: config.FGW_HOST,
-    port: config.FGW_PORT,
-    onListen: ({ hostname, port }) =>
-      log({
-        level: "info",
-        msg: "listening",
-        url: `http://${hostname}:${port}`,
-        storage: service.storage.kind,
-      }),
-  }, service.app.fetch);
+  let server;
+  try {
+    server = Deno.serve({
+      hostname: config.FGW_HOST,
+      port: config.FGW_PORT,
+      onListen: ({ hostname, port }) =>
+        log({
+          level: "info",
+          msg: "listening",
+          url: `http://${hostname}:${port}`,
+          storage: service.storage.kind,
+        }),
+    }, service.app.fetch);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AddrInUse)) throw error;
+    await service.close();
+    console.error(
+      `${config.FGW_HOST}:${config.FGW_PORT} is already in use: stop what listens there, or start ` +
+        "on another port with FGW_PORT (docs/configuration.md)",
+    );
+    Deno.exit(2);
+  }
   service.start();
   let stopping = false;
   const stop = async (signal: string) => {

@@ -55,7 +55,8 @@ function countingInline(): { verify: Sr25519Verify; calls: () => number } {
 }
 
 async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
+  // Generous: starting a worker thread can take many seconds on a busy machine; success ends it early.
+  const deadline = Date.now() + 120_000;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));

@@ -275,7 +275,7 @@ Deno.test("admin CLI against a service started without FGW_ADMIN_TOKEN says the 
         [
           `error: the admin API is off on ${env.FGW_URL} (every /admin/v1 path answers 404 there)`,
           "  It is on only when the service is started with FGW_ADMIN_TOKEN set (at least 16 characters):",
-          "    FGW_ADMIN_TOKEN=<a long secret> deno task start",
+          "    FGW_ADMIN_TOKEN=<a long secret> npx -y deno@2.9.6 task start",
           "  Then run this CLI with the same token: export FGW_ADMIN_TOKEN=<the same secret>",
         ].join("\n"),
       );
@@ -323,4 +323,21 @@ Deno.test("admin CLI key issue without --rpm issues a key of 60 requests per min
   } finally {
     await close();
   }
+});
+
+Deno.test("a service that cannot be reached is named, with the setting that names it", async () => {
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const url = `http://127.0.0.1:${closed.addr.port}`;
+  closed.close();
+  const err: string[] = [];
+  const code = await runAdmin(["org", "show", "org_missing"], {
+    env: { FGW_URL: url, FGW_ADMIN_TOKEN: ADMIN_TOKEN },
+    out: () => {},
+    err: (text) => err.push(text),
+  });
+  assert.equal(code, 1);
+  assert.match(
+    err.join("\n"),
+    new RegExp(`^error: cannot reach ${url} \\(is the service running there\\? FGW_URL names it\\)`),
+  );
 });

@@ -123,6 +123,28 @@ Deno.test("a bad configuration stops the start command with every problem listed
   assert.match(text, /DATABASE_URL/);
 });
 
+Deno.test("a port already in use stops the start command with a message naming FGW_PORT", async () => {
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const dataDir = await Deno.makeTempDir();
+  try {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", new URL("../../../scripts/service/start.ts", import.meta.url).pathname],
+      clearEnv: true,
+      env: { ...inherited(), FGW_PORT: String(taken.addr.port), FGW_DATA_DIR: dataDir },
+      stderr: "piped",
+      stdout: "null",
+    }).output();
+    assert.equal(output.code, 2);
+    const text = new TextDecoder().decode(output.stderr);
+    assert.match(text, new RegExp(`127\\.0\\.0\\.1:${taken.addr.port} is already in use`));
+    assert.match(text, /FGW_PORT/);
+    assert.doesNotMatch(text, /Uncaught/);
+  } finally {
+    taken.close();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
 Deno.test("listening beyond loopback with no trusted proxy is flagged (nothing times out slow clients)", () => {
   for (const host of ["127.0.0.1", "127.0.1.1", "localhost", "::1"]) {
     assert.equal(exposedWithoutProxy(host, []), false, host);
