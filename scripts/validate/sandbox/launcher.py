@@ -1,35 +1,54 @@
 """Starts one sandboxed agent run on the validator's host (docs/agents.md, "Running agents safely").
 
-The validator runs this trusted script (a system interpreter, `-I -S`) with the run's plan as its
-one argument (JSON, built by `launcher_plan.ts`). It leads a new session (the validator kills the
-group at the time limit), joins the run's cgroups, lowers its CPU priority, sets its resource
-limits, pins one CPU when no cgroup caps the run's CPU time, builds the seccomp filter
-(`seccomp_filter.py`), opens the files bubblewrap copies into the sandbox, drops to the agent
-user when started as root, and replaces itself with bubblewrap. All of it happens before
-anything of the agent's runs; a failure here ends the process without the runner's "started"
-mark, which makes it the validator's failure.
+The validator runs this trusted script (the system interpreter, `-I -S -B`) with the run's plan as
+arguments (built by `launcher_plan.ts`; plain arguments, since importing a JSON parser would cost
+more than the rest of the script):
+
+    launcher.py [--cgroup PROCS_FILE]... [--rlimit NAME VALUE]... [--nice N] [--cpu-slot N]
+                [--user UID GID] --seccomp-module DIR [--copy HOST_FILE INSIDE]... --bwrap PATH
+                -- BWRAP_ARGUMENTS...
+
+It leads a new session (the validator kills the group at the time limit), joins the run's
+cgroups, lowers its CPU priority, sets its resource limits, pins one CPU when no cgroup caps the
+run's CPU time, builds the seccomp filter (`seccomp_filter.py`), opens the files bubblewrap copies
+into the sandbox, drops to the agent user when started as root, and replaces itself with
+bubblewrap. All of it happens before anything of the agent's runs: a failure here ends the
+process without the runner's "started" mark, which makes it the validator's failure.
 """
 
-import json
 import os
 import resource
 import sys
 
+ARITY = {"--cgroup": 1, "--rlimit": 2, "--nice": 1, "--cpu-slot": 1, "--user": 2,
+         "--seccomp-module": 1, "--copy": 2, "--bwrap": 1}
 
-def join_cgroups(procs_files):
-    for path in procs_files:
-        with open(path, "w", encoding="ascii") as procs:
-            procs.write(str(os.getpid()))
+
+def parse(argv):
+    """{flag: [values, ...]} for the flags before "--", and the arguments after it."""
+    plan = {flag: [] for flag in ARITY}
+    at = 0
+    while argv[at] != "--":
+        flag = argv[at]
+        plan[flag].append(argv[at + 1:at + 1 + ARITY[flag]])
+        at += 1 + ARITY[flag]
+    return plan, argv[at + 1:]
+
+
+def join_cgroups(plan):
+    for (procs,) in plan["--cgroup"]:
+        with open(procs, "w", encoding="ascii") as target:
+            target.write(str(os.getpid()))
 
 
 def set_limits(plan):
-    os.setpriority(os.PRIO_PROCESS, 0, plan["nice"])
-    for name, value in plan["rlimits"].items():
-        resource.setrlimit(getattr(resource, "RLIMIT_" + name), (value, value))
-    slot = plan["cpuSlot"]
-    if slot is not None:
+    for (nice,) in plan["--nice"]:
+        os.setpriority(os.PRIO_PROCESS, 0, int(nice))
+    for name, value in plan["--rlimit"]:
+        resource.setrlimit(getattr(resource, "RLIMIT_" + name), (int(value), int(value)))
+    for (slot,) in plan["--cpu-slot"]:
         allowed = sorted(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {allowed[slot % len(allowed)]})
+        os.sched_setaffinity(0, {allowed[int(slot) % len(allowed)]})
 
 
 def inheritable_fd(path):
@@ -38,35 +57,34 @@ def inheritable_fd(path):
     return fd
 
 
-def bwrap_argv(plan):
-    sys.path.insert(0, plan["seccompModuleDir"])
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import seccomp_filter  # noqa: E402 (found through the paths above)
+def bwrap_argv(plan, bwrap, rest):
+    sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))] + [d for (d,) in plan["--seccomp-module"]]
+    import seccomp_filter  # found through the paths above
 
-    argv = [plan["bwrap"], "--seccomp", str(seccomp_filter.filter_fd())]
-    for host_path, inside in plan["copies"]:
+    argv = [bwrap, "--seccomp", str(seccomp_filter.filter_fd())]
+    for host_path, inside in plan["--copy"]:
         argv += ["--ro-bind-data", str(inheritable_fd(host_path)), inside]
-    return argv + plan["args"]
+    return argv + rest
 
 
-def drop_to(user):
-    if user is None:
-        return
-    os.setgroups([])
-    os.setresgid(user["gid"], user["gid"], user["gid"])
-    os.setresuid(user["uid"], user["uid"], user["uid"])
-    if os.getuid() == 0 or os.geteuid() == 0:
+def drop_to(plan):
+    for uid, gid in plan["--user"]:
+        os.setgroups([])
+        os.setresgid(int(gid), int(gid), int(gid))
+        os.setresuid(int(uid), int(uid), int(uid))
+    if 0 in os.getresuid() and plan["--user"]:
         raise SystemExit("launcher: could not leave uid 0")
 
 
 def main():
-    plan = json.loads(sys.argv[1])
+    plan, rest = parse(sys.argv[1:])
+    (bwrap,), = plan["--bwrap"]
     os.setsid()
-    join_cgroups(plan["cgroupProcs"])
+    join_cgroups(plan)
     set_limits(plan)
-    argv = bwrap_argv(plan)
-    drop_to(plan["user"])
-    os.execv(plan["bwrap"], argv)
+    argv = bwrap_argv(plan, bwrap, rest)
+    drop_to(plan)
+    os.execv(bwrap, argv)
 
 
 if __name__ == "__main__":

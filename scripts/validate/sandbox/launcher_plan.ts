@@ -1,7 +1,8 @@
 /**
- * The plan `launcher.py` carries out for one run (its one argument, as JSON): the cgroups to join,
- * the resource limits, the user to become, the files to copy into the sandbox and bubblewrap's
- * arguments. Without cgroups, memory is capped by RLIMIT_AS and the run is pinned to one CPU.
+ * The plan `launcher.py` carries out for one run (as its arguments, `launcherArgs`): the cgroups
+ * to join, the resource limits, the user to become, the files to copy into the sandbox and
+ * bubblewrap's arguments. Without cgroups, memory is capped by RLIMIT_AS and the run is pinned to
+ * one CPU.
  */
 import type { HostIds } from "./agent_user.ts";
 import { bwrapArgs } from "./bwrap_args.ts";
@@ -57,4 +58,18 @@ export function launcherPlan({ host, cgroupProcs, slot, copies, relaySocket }: P
     copies,
     args: bwrapArgs(layout),
   };
+}
+
+/** The plan as `launcher.py`'s arguments. */
+export function launcherArgs(plan: LauncherPlan): string[] {
+  return [
+    ...plan.cgroupProcs.flatMap((procs) => ["--cgroup", procs]),
+    ...Object.entries(plan.rlimits).flatMap(([name, value]) => ["--rlimit", name, String(value)]),
+    ...["--nice", String(plan.nice)],
+    ...(plan.cpuSlot === null ? [] : ["--cpu-slot", String(plan.cpuSlot)]),
+    ...(plan.user === null ? [] : ["--user", String(plan.user.uid), String(plan.user.gid)]),
+    ...["--seccomp-module", plan.seccompModuleDir],
+    ...plan.copies.flatMap(([host, inside]) => ["--copy", host, inside]),
+    ...["--bwrap", plan.bwrap, "--", ...plan.args],
+  ];
 }

@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { RUNNER_SCRIPT, type RunOptions, type RunStarter, type StartedRun } from "../run_starter.ts";
-import { launcherPlan } from "./launcher_plan.ts";
+import { launcherArgs, launcherPlan } from "./launcher_plan.ts";
 import { RunCgroup } from "./run_cgroup.ts";
 import { INSIDE } from "./run_limits.ts";
 import { type SandboxHost, sandboxName } from "./sandbox_host.ts";
@@ -46,7 +46,7 @@ async function startSandboxed(
   });
   try {
     const child = new Deno.Command(host.python, {
-      args: ["-I", "-S", "-B", LAUNCHER, JSON.stringify(plan)],
+      args: ["-I", "-S", "-B", LAUNCHER, ...launcherArgs(plan)],
       clearEnv: true,
       stdin: "piped",
       stdout: "piped",
