@@ -8,6 +8,11 @@ import { fileURLToPath } from "node:url";
 import { RUN_LIMITS } from "./run_limits.ts";
 import { type EscapeWorld, hostIpcWithKey, madeOnHost, markedProcesses } from "./escape_world.ts";
 
+/** What decides whether a check can run on this host. */
+export interface HostFacts {
+  postgresPort: number | null;
+}
+
 export interface EscapeCheck {
   /** Names the probe (`probe_<id with _>` in escape_probes.py). */
   id: string;
@@ -19,7 +24,7 @@ export interface EscapeCheck {
   /** Harm found on the host after the run. */
   outside?: (world: EscapeWorld) => Promise<string[]>;
   /** Why this host cannot run the check (then shown as ignored), or null. */
-  skip?: (world: EscapeWorld) => string | null;
+  skip?: (host: HostFacts) => string | null;
   /** Python appended to the agent after the probes. */
   tail?: string;
 }
@@ -128,8 +133,8 @@ export function escapeAgent(check: EscapeCheck, world: EscapeWorld): string {
     `CHECK = ${JSON.stringify(probe)}\n${check.tail ?? ""}`;
 }
 
-function noPostgres(world: EscapeWorld): string | null {
-  return world.postgresPort === null ? "nothing listens on 127.0.0.1:5432 on this host" : null;
+function noPostgres(host: HostFacts): string | null {
+  return host.postgresPort === null ? "nothing listens on 127.0.0.1:5432 on this host" : null;
 }
 
 function identity(world: EscapeWorld): Promise<string[]> {

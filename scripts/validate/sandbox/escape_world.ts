@@ -71,7 +71,7 @@ export async function openEscapeWorld(options: WorldOptions): Promise<EscapeWorl
     homeDir: Deno.env.get("HOME") ?? "/root",
     hostTmp,
     servicePort,
-    postgresPort: await listening(5432) ? 5432 : null,
+    postgresPort: await postgresPort(),
     hostSockets: [socketPath, ...await existing(KNOWN_SOCKETS)],
     ipcKey: 0x46470000 + Math.floor(Math.random() * 0xffff),
     socketConnections: 0,
@@ -107,13 +107,14 @@ async function countConnections(listener: Deno.Listener, count: () => void): Pro
   }
 }
 
-async function listening(port: number): Promise<boolean> {
+/** 5432 when PostgreSQL's port answers on 127.0.0.1, else null. */
+export async function postgresPort(): Promise<number | null> {
   try {
-    const connection = await Deno.connect({ hostname: "127.0.0.1", port });
+    const connection = await Deno.connect({ hostname: "127.0.0.1", port: 5432 });
     connection.close();
-    return true;
+    return 5432;
   } catch {
-    return false;
+    return null;
   }
 }
 
