@@ -15,7 +15,7 @@ const REMOVE_TRIES = 250;
 const REMOVE_PAUSE_MS = 20;
 
 /**
- * Makes the runs' folders and sets the runs' CPU weight; removes empty run cgroups a stopped
+ * Makes the runs' folders and sets the runs' CPU weight; removes the run cgroups a stopped
  * validator left. Throws when the folders cannot be made (not root, or not delegated).
  */
 export async function prepareCgroups(places: CgroupPlaces): Promise<CgroupPlaces> {
@@ -48,11 +48,16 @@ async function enableV2Controllers(places: CgroupPlaces): Promise<string | null>
   return wanted.includes("cpu") ? places.cpu : null;
 }
 
+/**
+ * Removes the run cgroups of validators that are gone (`run-<pid>-…`, no process `pid`): a live
+ * validator's may be empty for a moment, between being made and being joined.
+ */
 async function sweepEmptyRuns(dir: string): Promise<void> {
   for await (const entry of Deno.readDir(dir)) {
-    if (entry.isDirectory && entry.name.startsWith("run-")) {
-      await Deno.remove(`${dir}/${entry.name}`).catch(() => {}); // busy: another validator's live run
-    }
+    const pid = entry.name.match(/^run-(\d+)-/)?.[1];
+    if (!entry.isDirectory || pid === undefined) continue;
+    if (await Deno.stat(`/proc/${pid}`).then(() => true, () => false)) continue;
+    await Deno.remove(`${dir}/${entry.name}`).catch(() => {}); // not empty: its processes are still dying
   }
 }
 
@@ -143,7 +148,10 @@ async function killAll(dir: string): Promise<void> {
   }
 }
 
-/** Removes the runs' folders when no run is left in them (another validator's runs keep them). */
+/**
+ * Removes the runs' folders when no run is left in them (another validator's runs keep them; one
+ * that makes a run after this is gone makes them again).
+ */
 export async function releaseCgroups(places: CgroupPlaces): Promise<void> {
   for (const dir of new Set([places.memory, places.pids, places.cpu ?? places.memory])) {
     await sweepEmptyRuns(dir).catch(() => {});

@@ -20,6 +20,11 @@ export interface SandboxOptions {
   libDir?: string;
 }
 
+/**
+ * Run cgroups are named `run-<pid>-<tag>-<n>`: the pid tells a stopped validator's apart, the tag
+ * this module's from another copy's in the same process (a test worker).
+ */
+const TAG = crypto.randomUUID().slice(0, 8);
 let runs = 0;
 
 export function sandboxStarter(host: SandboxHost, options: SandboxOptions = {}): RunStarter {
@@ -32,11 +37,12 @@ async function startSandboxed(
   run: RunOptions,
 ): Promise<StartedRun> {
   const slot = runs++;
+  const name = `run-${Deno.pid}-${TAG}-${slot}`;
   const copies: [string, string][] = [[RUNNER_SCRIPT, INSIDE.runner], ...await libCopies(options.libDir)];
   if (run.relaySocket !== undefined && host.user !== null) {
     await Deno.chown(run.relaySocket, host.user.uid, host.user.gid); // the agent user connects to it
   }
-  const cgroup = host.cgroups ? await RunCgroup.create(host.cgroups, `run-${Deno.pid}-${slot}`) : null;
+  const cgroup = host.cgroups ? await RunCgroup.create(host.cgroups, name) : null;
   const plan = launcherPlan({
     host,
     cgroupProcs: cgroup?.procsFiles ?? [],
