@@ -16,6 +16,8 @@ export interface StarterSetup {
   unsafe: boolean;
   /** Where to look for bwrap (PATH). */
   path: string;
+  /** A directory put first on the agent's import path (the `forecasting_gateway` module). */
+  libDir?: string;
   err(text: string): void;
 }
 
@@ -32,7 +34,7 @@ export async function setUpStarter(setup: StarterSetup): Promise<Starters | stri
   if (setup.unsafe) {
     const problem = await checkPython(setup.python).then(() => null, (error: Error) => error.message);
     if (problem !== null) return problem;
-    const bare = bareStarter({ python: setup.python });
+    const bare = bareStarter({ python: setup.python, ...libDir(setup) });
     const starter = {
       name: bare.name,
       start: (run: RunOptions) => {
@@ -50,5 +52,9 @@ export async function setUpStarter(setup: StarterSetup): Promise<Starters | stri
   for (const note of check.notes) setup.err(`note: ${note}`);
   const { host } = check;
   const release = () => host.cgroups ? releaseCgroups(host.cgroups) : Promise.resolve();
-  return { starter: sandboxStarter(host), host, release };
+  return { starter: sandboxStarter(host, libDir(setup)), host, release };
+}
+
+function libDir(setup: StarterSetup): { libDir?: string } {
+  return setup.libDir === undefined ? {} : { libDir: setup.libDir };
 }
