@@ -2,8 +2,10 @@
  * Benchmark: what the agent sandbox costs (docs/benchmarks.md, "Agent sandbox"). Sandboxed and bare
  * runs of the same system interpreter in one run, alternating, `BENCH_ROUNDS` rounds (default 7,
  * at least 5), medians:
- * 1. the example agent: a run's wall time sandboxed and bare, and the time the sandbox adds;
- * 2. a CPU-bound agent (about 1 s of pure Python): sandboxed / bare, of the run and of its compute;
+ * 1. the example agent: a run's wall time sandboxed and bare, and the time the sandbox adds, also
+ *    over a bare run at a sandboxed run's priority (on a busy host the lower priority costs more);
+ * 2. a CPU-bound agent (about 1 s of pure Python): sandboxed / bare, of the run and of its compute,
+ *    and over bare at the same priority;
  * 3. 8 example runs at once on this machine: all complete with their own result, time added per run;
  * 4. fairness: 4 agents spinning 64 threads beside 4 example agents, all sandboxed: the examples
  *    finish inside their limit.
@@ -32,41 +34,38 @@ const SPIN_LIMIT_MS = 8_000;
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 const loadAverage = () => Deno.loadavg().map((value) => value.toFixed(1)).join(" ");
 
+const STARTERS = ["sandboxed", "bare", "bareLow"] as const;
+type Walls = Record<(typeof STARTERS)[number], number[]>;
+
 async function exampleRuns(world: SandboxWorld): Promise<void> {
-  const walls = { sandboxed: [] as number[], bare: [] as number[] };
-  await timedRun(EXAMPLE_AGENT, world.sandboxed, LIMIT_MS); // warm-up: caches, cgroup folders
-  await timedRun(EXAMPLE_AGENT, world.bare, LIMIT_MS);
+  const walls: Walls = { sandboxed: [], bare: [], bareLow: [] };
+  for (const name of STARTERS) await timedRun(EXAMPLE_AGENT, world[name], LIMIT_MS); // warm-up
   for (let round = 0; round < ROUNDS; round++) {
-    walls.sandboxed.push((await timedRun(EXAMPLE_AGENT, world.sandboxed, LIMIT_MS)).ms);
-    walls.bare.push((await timedRun(EXAMPLE_AGENT, world.bare, LIMIT_MS)).ms);
+    for (const name of STARTERS) walls[name].push((await timedRun(EXAMPLE_AGENT, world[name], LIMIT_MS)).ms);
   }
-  const [sandboxed, bare] = [median(walls.sandboxed), median(walls.bare)];
+  const [sandboxed, bare, bareLow] = STARTERS.map((name) => median(walls[name])) as [number, number, number];
   console.log(
     `1. example agent, one run: sandboxed ${ms(sandboxed)}, bare ${ms(bare)}, ` +
-      `added ${ms(sandboxed - bare)} (target ≤ 100 ms)`,
+      `added ${ms(sandboxed - bare)} (target ≤ 100 ms); bare at a run's priority ${ms(bareLow)}, ` +
+      `added over it ${ms(sandboxed - bareLow)}`,
   );
 }
 
 async function cpuRuns(world: SandboxWorld): Promise<void> {
-  const figures = {
-    sandboxed: { wall: [] as number[], compute: [] as number[] },
-    bare: { wall: [] as number[], compute: [] as number[] },
-  };
+  const walls: Walls = { sandboxed: [], bare: [], bareLow: [] };
+  const computes: Walls = { sandboxed: [], bare: [], bareLow: [] };
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, starter] of [["sandboxed", world.sandboxed], ["bare", world.bare]] as const) {
-      const { ms: wall, outcome } = await timedRun(CPU_AGENT, starter, LIMIT_MS);
-      figures[name].wall.push(wall);
-      if (outcome.ok) figures[name].compute.push((outcome.result as { computeMs: number }).computeMs);
+    for (const name of STARTERS) {
+      const { ms: wall, outcome } = await timedRun(CPU_AGENT, world[name], LIMIT_MS);
+      walls[name].push(wall);
+      if (outcome.ok) computes[name].push((outcome.result as { computeMs: number }).computeMs);
     }
   }
-  const wall = median(figures.sandboxed.wall) / median(figures.bare.wall);
-  const compute = median(figures.sandboxed.compute) / median(figures.bare.compute);
+  const ratio = (of: Walls, over: "bare" | "bareLow") => (median(of.sandboxed) / median(of[over])).toFixed(3);
   console.log(
-    `2. CPU-bound agent: run sandboxed ${ms(median(figures.sandboxed.wall))}, bare ` +
-      `${ms(median(figures.bare.wall))}, ratio ${wall.toFixed(3)}×; its compute alone ${
-        compute.toFixed(3)
-      }× ` +
-      "(target ≤ 1.1×)",
+    `2. CPU-bound agent: run sandboxed ${ms(median(walls.sandboxed))}, bare ${ms(median(walls.bare))}, ` +
+      `ratio ${ratio(walls, "bare")}× (its compute alone ${ratio(computes, "bare")}×; target ≤ 1.1×); ` +
+      `over bare at a run's priority ${ratio(walls, "bareLow")}× (compute ${ratio(computes, "bareLow")}×)`,
   );
 }
 
@@ -90,21 +89,22 @@ async function atOnce(starter: RunStarter, count: number): Promise<{ walls: numb
 }
 
 async function concurrentRuns(world: SandboxWorld): Promise<void> {
-  const sandboxed: number[] = [];
-  const bare: number[] = [];
+  const walls: Walls = { sandboxed: [], bare: [], bareLow: [] };
   let own = 0;
   for (let round = 0; round < ROUNDS; round++) {
-    const boxed = await atOnce(world.sandboxed, CONCURRENT);
-    sandboxed.push(median(boxed.walls));
-    own += boxed.own;
-    bare.push(median((await atOnce(world.bare, CONCURRENT)).walls));
+    for (const name of STARTERS) {
+      const runs = await atOnce(world[name], CONCURRENT);
+      walls[name].push(median(runs.walls));
+      if (name === "sandboxed") own += runs.own;
+    }
   }
-  const total = ROUNDS * CONCURRENT;
+  const [sandboxed, bare, bareLow] = STARTERS.map((name) => median(walls[name])) as [number, number, number];
   console.log(
-    `3. ${CONCURRENT} example runs at once: ${own}/${total} sandboxed runs returned their own result; ` +
-      `per run sandboxed ${ms(median(sandboxed))}, bare ${ms(median(bare))}, added ${
-        ms(median(sandboxed) - median(bare))
-      }`,
+    `3. ${CONCURRENT} example runs at once: ${own}/${
+      ROUNDS * CONCURRENT
+    } sandboxed runs returned their own ` +
+      `result; per run sandboxed ${ms(sandboxed)}, bare ${ms(bare)}, added ${ms(sandboxed - bare)}; ` +
+      `bare at a run's priority ${ms(bareLow)}, added over it ${ms(sandboxed - bareLow)}`,
   );
 }
 

@@ -6,13 +6,15 @@
 import { fileURLToPath } from "node:url";
 import { type AgentOutcome, runAgent } from "../../validate/agent_run.ts";
 import { bareStarter } from "../../validate/bare_starter.ts";
-import type { RunStarter } from "../../validate/run_starter.ts";
+import { RUNNER_SCRIPT, type RunStarter } from "../../validate/run_starter.ts";
 import {
   checkSandboxHost,
   releaseCgroups,
+  RUN_LIMITS,
   type SandboxHost,
   sandboxStarter,
 } from "../../validate/sandbox/mod.ts";
+import { RunCgroup } from "../../validate/sandbox/run_cgroup.ts";
 
 export const PYTHON = "/usr/bin/python3";
 
@@ -55,6 +57,8 @@ export interface SandboxWorld {
   host: SandboxHost;
   sandboxed: RunStarter;
   bare: RunStarter;
+  /** Bare, but at a sandboxed run's priority: in a run cgroup of its own, nice 10. */
+  bareLow: RunStarter;
   close(): Promise<void>;
 }
 
@@ -68,7 +72,41 @@ export async function openSandboxWorld(): Promise<SandboxWorld> {
     host,
     sandboxed: sandboxStarter(host),
     bare: bareStarter({ python: PYTHON }),
+    bareLow: bareAtRunPriority(host),
     close: () => host.cgroups ? releaseCgroups(host.cgroups) : Promise.resolve(),
+  };
+}
+
+/**
+ * Bare runs with a sandboxed run's CPU priority (the same kind of cgroup, the same nice value), so
+ * that what a sandboxed run adds can be told from what its lower priority costs on a busy host.
+ */
+function bareAtRunPriority(host: SandboxHost): RunStarter {
+  let runs = 0;
+  return {
+    name: "bare, at a run's priority",
+    start: async () => {
+      const dir = await Deno.makeTempDir({ prefix: "fgw-bench-" });
+      const cgroup = host.cgroups
+        ? await RunCgroup.create(host.cgroups, `run-${Deno.pid}-bench-${runs++}`)
+        : null;
+      const joins = (cgroup?.procsFiles ?? []).map((file) => `echo $$ > ${file}; `).join("");
+      const script = `${joins}exec nice -n ${RUN_LIMITS.nice} ${PYTHON} -I -S -B "$0"`;
+      const child = new Deno.Command("/bin/sh", {
+        args: ["-c", script, RUNNER_SCRIPT],
+        cwd: dir,
+        clearEnv: true,
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      const finish = async () => {
+        await cgroup?.destroy();
+        await Deno.remove(dir, { recursive: true });
+        return { memoryExceeded: false };
+      };
+      return { child, finish };
+    },
   };
 }
 
