@@ -1,34 +1,17 @@
 /**
  * `deno task validate --base URL` runs a validator's loop against the gateway, one turn per
- * assignment (`validator_turn.ts`: lease, check the agent's digest, run its `agent_main` with
- * Python, submit), every request signed with the hotkey whose secret is in `FGW_SIGNING_SECRET`
- * (never printed). A reference for validators' own code and a way to try the loop end to end: it
- * runs the agent in a plain subprocess, not the sandbox a production validator needs
- * (docs/agents.md, "Limits a validator enforces", and "A reference validator").
+ * assignment (`validator_turn.ts`: lease, check the agent's digest, run its `agent_main` in the
+ * sandbox, submit), every request signed with the hotkey whose secret is in `FGW_SIGNING_SECRET`
+ * (never printed). At start it checks that the host can sandbox runs (docs/agents.md, "What a
+ * validator host needs"); `--self-test` runs the sandbox's escape checks on this host instead.
  */
-import { parseArgs } from "node:util";
-import { signerFromSecretHex } from "../../actors/validators/mod.ts";
-import { checkPython } from "./agent_run.ts";
+import { type Signer, signerFromSecretHex } from "../../actors/validators/mod.ts";
+import { runSelfTest } from "./sandbox/self_test.ts";
+import { setUpStarter, type Starters } from "./starter_setup.ts";
+import { type CliOptions, HELP, parseCli } from "./validate_options.ts";
 import { type ValidateDeps, validateOnce } from "./validator_turn.ts";
 
 export { GatewayAnswerError, type TurnResult, type ValidateDeps, validateOnce } from "./validator_turn.ts";
-
-/** The recommended limit of one run (docs/agents.md): well inside the 10-minute lease. */
-const DEFAULT_TIMEOUT_MS = 5 * 60_000;
-/** The longest a timer can wait (2^31 − 1 ms, about 24.8 days). */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
-const HELP = `Usage: deno task validate --base URL [options]
-
-Leases an assignment, runs its agent with Python and submits the prediction; repeats up to --max
-times, stopping early when none is available.
-  FGW_SIGNING_SECRET   hex seed (32 bytes) or secret key (64 bytes) of the validator hotkey
-  --base URL           the gateway (required)
-  --max N              most assignments to run (default 1)
-  --python PATH        the interpreter (default python3)
-  --timeout-ms MS      limit of one run (default ${DEFAULT_TIMEOUT_MS}; never past the lease)
-Exit status: 0 done, 1 a request failed or an agent's digest did not match, 2 usage, key or
-interpreter error, 130 interrupted (the run in progress is killed, nothing submitted).`;
 
 /** Where the CLI reads its settings and writes its output (tests pass their own). */
 export interface ValidateIo {
@@ -41,71 +24,57 @@ export interface ValidateIo {
   signal?: AbortSignal;
 }
 
-interface CliOptions {
-  deps: ValidateDeps;
-  max: number;
-}
-
-function cliOptions(argv: string[], io: ValidateIo): CliOptions | string {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      base: { type: "string" },
-      max: { type: "string", default: "1" },
-      python: { type: "string", default: "python3" },
-      "timeout-ms": { type: "string", default: String(DEFAULT_TIMEOUT_MS) },
-      help: { type: "boolean" },
-    },
-  });
-  if (values.help) return HELP;
-  const max = Number(values.max);
-  const timeoutMs = Number(values["timeout-ms"]);
-  const base = values.base;
-  if (base === undefined || !isHttpUrl(base)) {
-    throw new TypeError("--base must be an http:// or https:// URL");
-  }
-  if (!Number.isSafeInteger(max) || max < 1) throw new TypeError("--max must be a positive integer");
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) {
-    throw new TypeError(`--timeout-ms must be an integer from 1 to ${MAX_TIMEOUT_MS}`);
-  }
-  const secret = io.env.FGW_SIGNING_SECRET;
-  if (!secret) throw new TypeError("FGW_SIGNING_SECRET is not set");
-  const signer = signerFromSecretHex(secret);
-  const run = { python: values.python, timeoutMs, ...(io.signal ? { signal: io.signal } : {}) };
-  return { deps: { base, signer, fetch: io.fetch, nowMs: io.nowMs, run }, max };
-}
-
-function isHttpUrl(text: string): boolean {
-  if (!URL.canParse(text)) return false;
-  const { protocol } = new URL(text);
-  return protocol === "http:" || protocol === "https:";
-}
-
 /** Runs one invocation; returns the exit status (see `HELP`). */
 export async function runValidate(argv: string[], io: ValidateIo): Promise<number> {
-  let options: CliOptions | string;
+  let options: CliOptions;
+  let signer: Signer | null;
   try {
-    options = cliOptions(argv, io);
+    options = parseCli(argv);
+    signer = options.help || options.selfTest ? null : signerOf(io.env);
   } catch (error) {
     io.err(`${error instanceof Error ? error.message : String(error)}\n\n${HELP}`);
     return 2;
   }
-  if (typeof options === "string") {
-    io.out(options);
+  if (options.help) {
+    io.out(HELP);
     return 0;
   }
-  try {
-    await checkPython(options.deps.run.python);
-  } catch (error) {
-    io.err(error instanceof Error ? error.message : String(error));
+  const path = io.env.PATH ?? "/usr/local/bin:/usr/bin:/bin";
+  const starters = await setUpStarter({ python: options.python, unsafe: options.unsafe, path, err: io.err });
+  if (typeof starters === "string") {
+    io.err(starters);
     return 2;
   }
-  return await turns(options, io);
+  try {
+    if (signer === null) return await selfTest(starters, io);
+    return await turns(options, deps(options, signer, starters, io), io);
+  } finally {
+    await starters.release();
+  }
 }
 
-async function turns({ deps, max }: CliOptions, io: ValidateIo): Promise<number> {
-  for (let turn = 0; turn < max; turn++) {
+async function selfTest(starters: Starters, io: ValidateIo): Promise<number> {
+  if (starters.host === null) {
+    io.err("--self-test checks the sandbox: leave out --unsafe-no-sandbox");
+    return 2;
+  }
+  return await runSelfTest(starters.host, { out: io.out, env: io.env });
+}
+
+function signerOf(env: ValidateIo["env"]): Signer {
+  const secret = env.FGW_SIGNING_SECRET;
+  if (!secret) throw new TypeError("FGW_SIGNING_SECRET is not set");
+  return signerFromSecretHex(secret);
+}
+
+function deps(options: CliOptions, signer: Signer, starters: Starters, io: ValidateIo): ValidateDeps {
+  const signal = io.signal ? { signal: io.signal } : {};
+  const run = { starter: starters.starter, timeoutMs: options.timeoutMs, ...signal };
+  return { base: options.base, signer, fetch: io.fetch, nowMs: io.nowMs, run };
+}
+
+async function turns(options: CliOptions, deps: ValidateDeps, io: ValidateIo): Promise<number> {
+  for (let turn = 0; turn < options.max; turn++) {
     try {
       const result = await validateOnce(deps);
       io.out(JSON.stringify(result));

@@ -35,7 +35,7 @@ export function submissionOf(
   outcome: AgentOutcome,
   submittedAt: string,
 ): Built {
-  const at = { submittedAt, runtimeMs: outcome.runtimeMs };
+  const at = { submittedAt, runtimeMs: outcome.runtimeMs, sandbox: outcome.sandbox };
   if (!outcome.ok) return failedRun(assignment, outcome.error, at);
   const result = AgentResult.safeParse(outcome.result);
   if (!result.success) {
@@ -51,7 +51,11 @@ export function submissionOf(
       predictedOutcomeId,
       confidence,
       outcomeProbabilities,
-      executionMetadata: { predictionIsInvalid: false, runtimeMs: outcome.runtimeMs },
+      executionMetadata: {
+        predictionIsInvalid: false,
+        runtimeMs: outcome.runtimeMs,
+        sandbox: outcome.sandbox,
+      },
     },
     reasoningTrace: { schemaVersion: "1.0", trace: { reasoning: reasoning ?? null } },
   };
@@ -61,6 +65,13 @@ export function submissionOf(
     : failedRun(assignment, { type: "InvalidResult", message: refused }, at);
 }
 
+/** When the run ended, how long it took (ms) and what ran it (`executionMetadata.sandbox`). */
+export interface RunFacts {
+  submittedAt: string;
+  runtimeMs: number;
+  sandbox: string;
+}
+
 /**
  * A failed run's submission: the event's first outcome, confidence 0, uniform probabilities, and
  * the error (type and message) as the trace.
@@ -68,7 +79,7 @@ export function submissionOf(
 export function failedRun(
   assignment: LeasedAssignment,
   reported: RunError,
-  at: { submittedAt: string; runtimeMs: number },
+  at: RunFacts,
 ): Built {
   const error = storableError(reported);
   const ids = assignment.event.outcomes.map((outcome) => outcome.outcomeId);
@@ -79,7 +90,7 @@ export function failedRun(
       predictedOutcomeId: ids[0] ?? "",
       confidence: 0,
       outcomeProbabilities: Object.fromEntries(ids.map((id) => [id, 1 / ids.length])),
-      executionMetadata: { predictionIsInvalid: true, runtimeMs: at.runtimeMs, error },
+      executionMetadata: { predictionIsInvalid: true, runtimeMs: at.runtimeMs, sandbox: at.sandbox, error },
     },
     reasoningTrace: { schemaVersion: "1.0", trace: { error } },
   };

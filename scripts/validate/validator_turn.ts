@@ -1,7 +1,7 @@
 /**
  * One turn of a validator's loop (`deno task validate`, scripts/validate/validate.ts): lease an assignment
  * (`GET /v1/validators/agent-and-event`), check the agent's digest, run its `agent_main` on the
- * event (`agent_run.ts`), and submit the result or a failed run (`validator_submission.ts`,
+ * event (`agent_run.ts`, in the sandbox), and submit the result or a failed run (`validator_submission.ts`,
  * `POST /v1/validators/prediction`), every request signed as the validator.
  */
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
@@ -43,6 +43,9 @@ export type TurnResult =
     minerHotkey: string;
     /** The run's error when it failed (submitted with `predictionIsInvalid: true`). */
     failure: { type: string; message: string } | null;
+    /** How long the run took, and what ran it (as submitted in `executionMetadata`). */
+    runtimeMs: number;
+    sandbox: string;
   };
 
 /** An answer of the gateway other than the one expected: its status and error body. */
@@ -71,6 +74,8 @@ export async function validateOnce(deps: ValidateDeps): Promise<TurnResult> {
     eventId: assignment.event.id,
     minerHotkey: assignment.miner.hotkey,
     failure,
+    runtimeMs: outcome.runtimeMs,
+    sandbox: outcome.sandbox,
   };
 }
 

@@ -16,6 +16,9 @@ export const PARTS = 4;
  */
 const SLOW_FILES: Record<string, number> = {
   "validators/lease_race_test.ts": 30.2,
+  // Measured alone (2026-12-01, a loaded host): the escape suite's validator processes and runs.
+  "scripts/validate/sandbox/escape_suite_test.ts": 21.0,
+  "scripts/validate/validate_cli_test.ts": 18.0,
   "storage/assignment_store_race_contract_test.ts": 22.6,
   "storage/billing_store_contract_test.ts": 7.6,
   "keys/api_key_instances_test.ts": 7.0,
@@ -28,6 +31,7 @@ const SLOW_FILES: Record<string, number> = {
   "scoring/scored_events_test.ts": 3.7,
   "scoring/scoring_job_runs_test.ts": 3.6,
   "storage/forecast_history_store_contract_test.ts": 3.5,
+  "scripts/validate/sandbox/sandboxed_run_test.ts": 3.5,
   "predictions/prediction_access_test.ts": 3.4,
   "storage/assignment_store_contract_test.ts": 3.4,
   "gateway/completions_race_test.ts": 2.7,

@@ -1,12 +1,16 @@
 /**
  * `deno task validate` against a service: it leases, runs the agent with python3 and submits with
  * signed requests; a failing, slow or malformed agent is submitted as a failed run; a tampered
- * agent is never run.
+ * agent is never run. These runs are bare (`--unsafe-no-sandbox`): they test the contract's
+ * mechanics, and some look at what the agent did on the host; the sandbox has its own tests
+ * (sandboxed_run_test.ts, escape_suite_test.ts).
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { base64 } from "@scure/base";
 import { signerFromSecretHex } from "../../../actors/validators/mod.ts";
+import { bareStarter } from "../../../scripts/validate/bare_starter.ts";
+import { UNSAFE_WARNING } from "../../../scripts/validate/starter_setup.ts";
 import { type Loop, openLoop, testSigner, uploadAgent } from "../../support/validator_loop.ts";
 import { pythonTest } from "../../support/python.ts";
 import {
@@ -44,9 +48,12 @@ function depsFor(loop: Loop, timeoutMs = 60_000): ValidateDeps {
       return loop.service.request(pathname + search, init);
     },
     nowMs: () => loop.service.clock.now(),
-    run: { python: "python3", timeoutMs },
+    run: { starter: bareStarter({ python: "python3" }), timeoutMs },
   };
 }
+
+/** The CLI's flags for bare runs with the test's interpreter. */
+const BARE = ["--unsafe-no-sandbox", "--python", "python3"];
 
 async function storedPrediction(loop: Loop, agentPredictionId: string) {
   const stored = await loop.service.storage.assignments.getPrediction(agentPredictionId);
@@ -252,9 +259,9 @@ pythonTest({
     const loop = await loopWith(EXAMPLE_AGENT);
     await using _service = loop.service;
     const io = cliIo(loop, { FGW_SIGNING_SECRET: VALIDATOR_SECRET });
-    assert.equal(await runValidate(["--base", "http://gateway.test", "--max", "5"], io), 0);
+    assert.equal(await runValidate(["--base", "http://gateway.test", "--max", "5", ...BARE], io), 0);
     assert.deepEqual(io.lines.map((line) => JSON.parse(line).outcome), ["submitted", "none_available"]);
-    assert.deepEqual(io.errors, []);
+    assert.deepEqual(io.errors, [UNSAFE_WARNING], "one warning for its one run");
   },
 });
 
@@ -281,7 +288,7 @@ Deno.test("the CLI refuses a missing secret, a bad --base or --max, with status 
   }
 });
 
-// The CLI checks its interpreter (python3 by default) before it sends anything.
+// The CLI checks its interpreter before it sends anything.
 pythonTest({
   name:
     "a refused request (a validator not in the metagraph) ends the CLI with status 1 and the gateway's answer",
@@ -289,7 +296,7 @@ pythonTest({
     const loop = await openLoop({ validators: [VALIDATOR], miners: [MINER], events: 1 });
     await using _service = loop.service;
     const io = cliIo(loop, { FGW_SIGNING_SECRET: "a5".repeat(32) });
-    assert.equal(await runValidate(["--base", "http://gateway.test"], io), 1);
+    assert.equal(await runValidate(["--base", "http://gateway.test", ...BARE], io), 1);
     assert.match(io.errors.join("\n"), /403.*hotkey_not_in_metagraph/);
   },
 });
@@ -301,7 +308,8 @@ pythonTest({
     await using _service = loop.service;
     for (const python of ["/nonexistent/python3", "false"]) {
       const io = cliIo(loop, { FGW_SIGNING_SECRET: VALIDATOR_SECRET });
-      assert.equal(await runValidate(["--base", "http://gateway.test", "--python", python], io), 2, python);
+      const argv = ["--base", "http://gateway.test", "--unsafe-no-sandbox", "--python", python];
+      assert.equal(await runValidate(argv, io), 2, python);
       assert.match(io.errors.join("\n"), new RegExp(python.replaceAll("/", "\\/")));
       assert.deepEqual(io.lines, []);
     }
@@ -323,7 +331,7 @@ pythonTest({
       fetch: (url, init) => fetch(url, init),
       nowMs: () => Date.now(),
     };
-    assert.equal(await runValidate(["--base", "http://127.0.0.1:9"], io), 1);
+    assert.equal(await runValidate(["--base", "http://127.0.0.1:9", ...BARE], io), 1);
     assert.match(errors.join("\n"), /GET http:\/\/127\.0\.0\.1:9\/v1\/validators\/agent-and-event failed/);
     assert.deepEqual(lines, []);
   },
@@ -338,7 +346,7 @@ pythonTest({
     const io = { ...cliIo(loop, { FGW_SIGNING_SECRET: VALIDATOR_SECRET }), signal: stop.signal };
     setTimeout(() => stop.abort(), 500);
     const startedMs = Date.now();
-    assert.equal(await runValidate(["--base", "http://gateway.test"], io), 130);
+    assert.equal(await runValidate(["--base", "http://gateway.test", ...BARE], io), 130);
     assert.ok(Date.now() - startedMs < 10_000, "stopped at once, not at the time limit");
     assert.match(io.errors.join("\n"), /interrupted/);
     assert.deepEqual(
@@ -384,7 +392,7 @@ Deno.test("a base URL with a path keeps it: requests go under it", async () => {
       return Promise.resolve(Response.json({ error: { code: "not_found" } }, { status: 404 }));
     },
     nowMs: () => Date.now(),
-    run: { python: "python3", timeoutMs: 1_000 },
+    run: { starter: bareStarter({ python: "python3" }), timeoutMs: 1_000 },
   };
   await assert.rejects(validateOnce(deps), /404/);
   assert.deepEqual(seen, ["http://gateway.test/forecasting/v1/validators/agent-and-event"]);

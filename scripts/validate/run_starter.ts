@@ -1,0 +1,34 @@
+/**
+ * How a run's process is started: in the sandbox (`sandbox/sandbox_starter.ts`, the default) or,
+ * for trusted code only, bare (`bare_starter.ts`, `--unsafe-no-sandbox`). Either way the process
+ * runs `agent_runner.py`, which reads the code and the event on stdin, writes the "started" mark
+ * and the envelope on stdout and the agent's output on stderr (docs/agents.md, "Running agents
+ * safely").
+ */
+import { fileURLToPath } from "node:url";
+
+/** The runner script, on the host. */
+export const RUNNER_SCRIPT = fileURLToPath(new URL("./agent_runner.py", import.meta.url));
+
+/** What `agent_runner.py` writes on the result channel before it loads `agent.py`. */
+export const STARTED_MARK = "fgw-runner-started\n";
+
+/** A run's process, started. */
+export interface StartedRun {
+  /** Leads its own process group; stdin, stdout and stderr piped. */
+  child: Deno.ChildProcess;
+  /** Once the process has ended: removes what the run left; whether it ran out of memory. */
+  finish(): Promise<{ memoryExceeded: boolean }>;
+}
+
+export interface RunOptions {
+  /** The host path of the run's LLM relay socket (`/run/fgw/relay.sock` inside the sandbox). */
+  relaySocket?: string;
+}
+
+export interface RunStarter {
+  /** The runner's name and version (`executionMetadata.sandbox`), e.g. "bubblewrap 0.8.0". */
+  readonly name: string;
+  /** Starts one run's process; rejects when it cannot (the validator's failure, not the agent's). */
+  start(options: RunOptions): Promise<StartedRun>;
+}
