@@ -14,10 +14,9 @@ import {
   repeatedSettle,
   requireAmount,
   settleChange,
-  spendCapReached,
 } from "./org_account.ts";
+import { capLimitsOf, capRefusal, countersOf, holdCapOf, requireCapLimits } from "./_org_caps.ts";
 import {
-  type DailyCap,
   endsHold,
   type MinerReply,
   type OrgMessage,
@@ -27,9 +26,11 @@ import {
   type ReleaseReply,
   type ReserveReply,
   type SettleReply,
+  type SpendCaps,
 } from "./org_messages.ts";
 import { type BillingStore, type Hold, type OrgAccount, utcDay } from "../../storage/billing_store.ts";
 import type { OrgRecord, OrgStore } from "../../storage/org_store.ts";
+import { counterKey } from "../../storage/spend_caps.ts";
 
 export type * from "./org_messages.ts";
 export { endsHold, orgAsker } from "./org_messages.ts";
@@ -135,7 +136,7 @@ export class OrgActor implements Actor<OrgMessages> {
     if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) throw invalidField("ttlMs", "Must be a positive integer");
     const holdId = message.holdId ?? `hold_${crypto.randomUUID()}`;
     const { cap } = message;
-    if (cap) requireAmount(cap.limitMicro, { field: "cap.limitMicro", min: 0n });
+    if (cap) requireCapLimits(cap);
     let day = "";
     const attempt = async (): Promise<ReserveReply | null> => {
       const now = this.#deps.clock();
@@ -145,9 +146,9 @@ export class OrgActor implements Actor<OrgMessages> {
         amountMicro,
         createdAtMs: now,
         expiresAtMs: now + ttlMs,
-        ...(cap ? { cap: { minerHotkey: cap.minerHotkey, day } } : {}),
+        ...(cap ? { cap: holdCapOf(cap, day) } : {}),
       };
-      const change = { atMs: now, addHold: hold, ...(cap ? { capLimitMicro: cap.limitMicro } : {}) };
+      const change = { atMs: now, addHold: hold, ...(cap ? { capLimits: capLimitsOf(cap) } : {}) };
       const next = await this.#deps.billing.commit(this.#id, change);
       if (!next) return null;
       this.#memory.account(next);
@@ -164,12 +165,22 @@ export class OrgActor implements Actor<OrgMessages> {
     throw insufficientCredits(amountMicro, available(await this.#account()));
   }
 
-  /** 402 `spend_cap_reached` when the hold does not fit what is left of the miner's day. */
-  async #refuseOverCap(at: { cap: DailyCap; day: string; amountMicro: bigint }): Promise<void> {
+  /** 402 `spend_cap_reached` when the hold does not fit what is left of one of its caps. */
+  async #refuseOverCap(at: { cap: SpendCaps; day: string; amountMicro: bigint }): Promise<void> {
     const { cap, day, amountMicro } = at;
-    const spentMicro = await this.#deps.billing.dailySpend(cap.minerHotkey, day);
-    if (spentMicro + amountMicro <= cap.limitMicro) return;
-    throw spendCapReached({ ...cap, day, spentMicro, amountMicro });
+    const spent = new Map(
+      await Promise.all(
+        countersOf(cap, day).map(async (counter) => {
+          return [counterKey(counter), await this.#deps.billing.capSpent(counter)] as const;
+        }),
+      ),
+    );
+    const refusal = capRefusal(cap, {
+      day,
+      amountMicro,
+      spentOf: (counter) => spent.get(counterKey(counter)) ?? 0n,
+    });
+    if (refusal) throw refusal;
   }
 
   /**

@@ -71,7 +71,11 @@ adapterTest(
       const charged = ok.reduce((sum, b) => sum + BigInt(b.costMicro), 0n);
       assert.equal(charged, FAKE_HOLD * BigInt(K));
       const day = utcDay(loop.service.clock.now());
-      assert.equal(await billing.dailySpend(MINER.hotkey, day), charged, "the counter is what was charged");
+      assert.equal(
+        await billing.capSpent({ cap: "daily", minerHotkey: MINER.hotkey, day: day }),
+        charged,
+        "the counter is what was charged",
+      );
       const account = await billing.getAccount(loop.orgId);
       assert.deepEqual([account?.balanceMicro, account?.heldMicro], [100_000_000n - charged, 0n]);
       assert.equal(await ledgerSum(billing, loop.orgId), account?.balanceMicro);

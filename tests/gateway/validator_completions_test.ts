@@ -49,7 +49,10 @@ Deno.test("a validator's completion is billed to the miner's org, names the vali
   assert.equal(usage?.keyId, null);
   assert.equal((usage?.metadata as Record<string, unknown>).validatorHotkey, VALIDATOR.hotkey);
   const day = utcDay(loop.service.clock.now());
-  assert.equal(await loop.service.storage.billing.dailySpend(MINER.hotkey, day), ECHO_COST);
+  assert.equal(
+    await loop.service.storage.billing.capSpent({ cap: "daily", minerHotkey: MINER.hotkey, day: day }),
+    ECHO_COST,
+  );
 });
 
 Deno.test("past the miner's daily cap a validator completion is 402 spend_cap_reached, and nothing is held", async () => {
@@ -62,6 +65,7 @@ Deno.test("past the miner's daily cap a validator completion is 402 spend_cap_re
   assert.equal(refused.status, 402, JSON.stringify(body));
   assert.equal(body.error.code, "spend_cap_reached");
   assert.deepEqual(body.error.details, {
+    cap: "daily",
     minerHotkey: MINER.hotkey,
     day: utcDay(loop.service.clock.now()),
     capMicro: String(ECHO_HOLD + 5n),
