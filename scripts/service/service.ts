@@ -132,14 +132,17 @@ export async function createService(config: Config, options: ServiceOptions = {}
     onRefreshError: () => metrics.storageError("prices_view"),
     ...(options.priceSource ? { source: options.priceSource } : {}),
   });
-  const { signatureGuard, validators, assignmentSync, verify, verifyPool } = createValidatorLoop(config, {
-    storage,
-    metagraph: metagraph.view,
-    catalog: catalog.view,
-    pool: catalog.routes.pool,
-    clock,
-    log,
-  });
+  const { signatureGuard, validators, heldLeases, assignmentSync, verify, verifyPool } = createValidatorLoop(
+    config,
+    {
+      storage,
+      metagraph: metagraph.view,
+      catalog: catalog.view,
+      pool: catalog.routes.pool,
+      clock,
+      log,
+    },
+  );
   const askMiner = minerAsker(
     actors,
     actors.register(minerActorKind({
@@ -238,7 +241,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
     gateway: {
       catalog: gateway.catalog,
       desk: createCompletionDesk(gateway, { askOrg, clock, log, metrics }),
-      validatorDailyCapMicro: config.FGW_VALIDATOR_DAILY_CAP_MICRO,
+      leases: heldLeases,
+      validatorCaps: {
+        minerDailyMicro: config.FGW_VALIDATOR_DAILY_CAP_MICRO,
+        validatorMinerDailyMicro: config.FGW_VALIDATOR_MINER_DAILY_CAP_MICRO,
+        leaseMicro: config.FGW_LEASE_LLM_CAP_MICRO,
+      },
     },
   });
   return {

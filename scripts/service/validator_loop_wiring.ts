@@ -2,6 +2,7 @@ import type { Clock, Logger } from "../../actors/kernel/mod.ts";
 import type { CatalogView, PoolRules } from "../../actors/catalog/mod.ts";
 import {
   AssignmentSyncJob,
+  HeldLeases,
   lazySr25519Verify,
   type MetagraphView,
   SignatureGuard,
@@ -16,6 +17,8 @@ import type { Config } from "./config.ts";
 export interface ValidatorLoopWiring {
   signatureGuard: SignatureGuard;
   validators: ValidatorDesk;
+  /** The lease check of validator completions. */
+  heldLeases: HeldLeases;
   assignmentSync: AssignmentSyncJob;
   /** The sr25519 verifier of this thread (WebAssembly, or the TypeScript fallback). */
   verify: Sr25519Verify;
@@ -80,5 +83,6 @@ export function createValidatorLoop(
     clock,
     log,
   });
-  return { signatureGuard, validators, assignmentSync, verify, verifyPool };
+  const heldLeases = new HeldLeases(storage.assignments, { graceMs: config.FGW_LEASE_GRACE_MS });
+  return { signatureGuard, validators, heldLeases, assignmentSync, verify, verifyPool };
 }
