@@ -135,6 +135,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     "/v1/events",
     scoredEventRoutes({
       scores: deps.storage.scores,
+      billing: deps.storage.billing,
       metagraph: deps.metagraph.view,
       cursors: deps.events.cursors,
       clock: deps.clock,
@@ -165,6 +166,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       guard: deps.signatureGuard,
       assignments: deps.storage.assignments,
       scores: deps.storage.scores,
+      billing: deps.storage.billing,
       metagraph: deps.metagraph.view,
       cursors: deps.events.cursors,
       clock: deps.clock,
