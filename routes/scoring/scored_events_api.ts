@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineRoute, jsonResponse } from "../http/openapi.ts";
 import { instant, queryHotkey, queryInteger, queryIntegerOr } from "./_query_values.ts";
-import { llmUsageFields } from "./scored_predictions_api.ts";
+import { llmUsageFields } from "../billing/llm_usage_fields.ts";
 
 const probability = z.number().nullable();
 

@@ -1,22 +1,11 @@
 import { z } from "zod";
 import { defineRoute, jsonResponse } from "../http/openapi.ts";
-import { microString } from "../billing/admin_org_views.ts";
+import { llmUsageFields } from "../billing/llm_usage_fields.ts";
 import type { SignatureAccess } from "../middleware/signature_auth.ts";
 import { ValidatorSignatureHeaders } from "../validators/validators_api.ts";
 import { instant, queryHotkey, queryIntegerOr } from "./_query_values.ts";
 
 const byOutcome = z.record(z.string(), z.number().nullable());
-
-/**
- * The LLM calls of a prediction's lease, as the service's usage records show them when read (a call
- * settled after the submission counts; never the validator's report): docs/scoring.md.
- */
-export const llmUsageFields = {
-  llmCalls: z.number().int().meta({
-    description: "Charged LLM calls (validator completions) made under the prediction's lease.",
-  }),
-  llmCostMicro: microString("What those calls were charged."),
-};
 
 export const TraceSummarySchema = z.object({
   schemaVersion: z.string().nullable(),

@@ -3,13 +3,14 @@
  * agent, makes the agent's calls on `POST /v1/gateway/validator/completions` naming the lease
  * (billed to the miner's organisation: balance, ledger, usage record naming the lease), submits
  * the prediction, one call settling only after the submission; once the event resolves and is
- * scored, the scored-prediction row and the scored event's miner row show both calls
- * (`llmCalls`, `llmCostMicro`), from the service's usage records.
+ * scored, the scored-prediction row, the scored event's miner row and the customer prediction's
+ * miner row show both calls (`llmCalls`, `llmCostMicro`), from the service's usage records.
  */
 import assert from "node:assert/strict";
 import { ScoredEventPage } from "../../routes/scoring/scored_events_api.ts";
 import { ScoredPredictionPage } from "../../routes/scoring/scored_predictions_api.ts";
-import { addCredits } from "../support/access.ts";
+import { addCredits, issueKey, keyInit } from "../support/access.ts";
+import { CustomerPredictionSchema } from "../../routes/predictions/predictions_api.ts";
 import { adapterTest } from "../support/adapters.ts";
 import { waitMs } from "../support/assignments.ts";
 import { putEvents, resolved } from "../support/events.ts";
@@ -107,6 +108,14 @@ adapterTest(
       assert.equal(item?.eventId, work.event.id);
       const minerRow = item?.miners.find((m) => m.hotkey === MINER.hotkey);
       assert.deepEqual([minerRow?.llmCalls, minerRow?.llmCostMicro], [2, String(first + second)]);
+
+      // The customer's read of the prediction shows them on the miner's row too.
+      await service.catalog.view.refresh();
+      const { apiKey } = await issueKey(service.request, loop.orgId, { scopes: ["predictions:read"] });
+      const customer = await service.request(`/v1/predictions/${work.event.id}`, keyInit(apiKey));
+      const prediction = CustomerPredictionSchema.parse(await customer.json());
+      const customerRow = prediction.miners.find((m) => m.hotkey === MINER.hotkey);
+      assert.deepEqual([customerRow?.llmCalls, customerRow?.llmCostMicro], [2, String(first + second)]);
     } finally {
       await loop.service.actors.drain();
       await Deno.remove(providersFile);
