@@ -9,10 +9,12 @@ import type { SpendCaps } from "./org_messages.ts";
 import {
   capCounters,
   type CapLimits,
+  counterKey,
   counterLimit,
   type HoldCap,
   type SpendCounter,
 } from "../../storage/spend_caps.ts";
+import type { BillingStore } from "../../storage/billing_store.ts";
 
 /** The caps of a hold taken on `day` (its UTC day), as stored with the hold. */
 export function holdCapOf(caps: SpendCaps, day: string): HoldCap {
@@ -64,6 +66,23 @@ export function capRefusal(
     }
   }
   return null;
+}
+
+/**
+ * Throws the 402 `spend_cap_reached` of the first cap of `caps` a hold of `amountMicro` taken on
+ * `day` does not fit, as storage counts them now (a refused reserve's answer); returns when it fits.
+ */
+export async function refuseOverCap(
+  billing: Pick<BillingStore, "capSpent">,
+  caps: SpendCaps,
+  at: { day: string; amountMicro: bigint },
+): Promise<void> {
+  const read = countersOf(caps, at.day).map(async (counter) =>
+    [counterKey(counter), await billing.capSpent(counter)] as const
+  );
+  const spent = new Map(await Promise.all(read));
+  const refusal = capRefusal(caps, { ...at, spentOf: (counter) => spent.get(counterKey(counter)) ?? 0n });
+  if (refusal) throw refusal;
 }
 
 const REACHED: Record<SpendCounter["cap"], string> = {

@@ -15,7 +15,7 @@ import {
   requireAmount,
   settleChange,
 } from "./org_account.ts";
-import { capLimitsOf, capRefusal, countersOf, holdCapOf, requireCapLimits } from "./_org_caps.ts";
+import { capLimitsOf, holdCapOf, refuseOverCap, requireCapLimits } from "./_org_caps.ts";
 import {
   endsHold,
   type MinerReply,
@@ -26,11 +26,9 @@ import {
   type ReleaseReply,
   type ReserveReply,
   type SettleReply,
-  type SpendCaps,
 } from "./org_messages.ts";
 import { type BillingStore, type Hold, type OrgAccount, utcDay } from "../../storage/billing_store.ts";
 import type { OrgRecord, OrgStore } from "../../storage/org_store.ts";
-import { counterKey } from "../../storage/spend_caps.ts";
 
 export type * from "./org_messages.ts";
 export { endsHold, orgAsker } from "./org_messages.ts";
@@ -161,26 +159,8 @@ export class OrgActor implements Actor<OrgMessages> {
     if (!reply && message.holdId !== undefined) reply = await this.#existingHold(holdId, amountMicro);
     if (!reply && (await this.#releaseExpired(this.#deps.clock())) > 0) reply = await attempt();
     if (reply) return reply;
-    if (cap) await this.#refuseOverCap({ cap, day, amountMicro });
+    if (cap) await refuseOverCap(this.#deps.billing, cap, { day, amountMicro });
     throw insufficientCredits(amountMicro, available(await this.#account()));
-  }
-
-  /** 402 `spend_cap_reached` when the hold does not fit what is left of one of its caps. */
-  async #refuseOverCap(at: { cap: SpendCaps; day: string; amountMicro: bigint }): Promise<void> {
-    const { cap, day, amountMicro } = at;
-    const spent = new Map(
-      await Promise.all(
-        countersOf(cap, day).map(async (counter) => {
-          return [counterKey(counter), await this.#deps.billing.capSpent(counter)] as const;
-        }),
-      ),
-    );
-    const refusal = capRefusal(cap, {
-      day,
-      amountMicro,
-      spentOf: (counter) => spent.get(counterKey(counter)) ?? 0n,
-    });
-    if (refusal) throw refusal;
   }
 
   /**

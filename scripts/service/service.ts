@@ -21,7 +21,12 @@ import { createPrices } from "./prices_wiring.ts";
 import { type AskMiner, minerActorKind, minerAsker } from "../../actors/agents/mod.ts";
 import type { ConsumeNonce } from "../../routes/middleware/miner_signature_auth.ts";
 import { createScoring, type ScoringWiring } from "./scoring_wiring.ts";
-import { createCompletionDesk, createGateway, type GatewayWiring } from "./gateway_wiring.ts";
+import {
+  createCompletionDesk,
+  createGateway,
+  type GatewayWiring,
+  validatorCapsOf,
+} from "./gateway_wiring.ts";
 import { createPredictions, type PredictionsWiring } from "./predictions_wiring.ts";
 
 /** A wired service instance: storage, actors, periodic jobs and the HTTP app. */
@@ -242,11 +247,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       catalog: gateway.catalog,
       desk: createCompletionDesk(gateway, { askOrg, clock, log, metrics }),
       leases: heldLeases,
-      validatorCaps: {
-        minerDailyMicro: config.FGW_VALIDATOR_DAILY_CAP_MICRO,
-        validatorMinerDailyMicro: config.FGW_VALIDATOR_MINER_DAILY_CAP_MICRO,
-        leaseMicro: config.FGW_LEASE_LLM_CAP_MICRO,
-      },
+      validatorCaps: validatorCapsOf(config),
     },
   });
   return {
