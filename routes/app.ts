@@ -21,7 +21,7 @@ import { serveApiDocs } from "./api_docs.ts";
 import type { ApiKeyMessages, CountKeyUse } from "../actors/keys/mod.ts";
 import { creditRoutes } from "./billing/credits.ts";
 import { metricsRoutes } from "./metrics.ts";
-import type { MetagraphView, SignatureGuard, ValidatorDesk } from "../actors/validators/mod.ts";
+import type { HeldLeases, MetagraphView, SignatureGuard, ValidatorDesk } from "../actors/validators/mod.ts";
 import { adminMetagraphRoutes } from "./validators/admin_metagraph.ts";
 import { validatorRoutes } from "./validators/validators.ts";
 import type { AskMiner } from "../actors/agents/mod.ts";
@@ -32,7 +32,7 @@ import { scoredEventRoutes } from "./scoring/scored_events.ts";
 import { scoredPredictionRoutes } from "./scoring/scored_predictions.ts";
 import type { CompletionDesk, ProviderCatalog } from "../actors/gateway/mod.ts";
 import { gatewayRoutes } from "./gateway/gateway.ts";
-import { validatorGatewayRoutes } from "./gateway/validator_completions.ts";
+import { type ValidatorCaps, validatorGatewayRoutes } from "./gateway/validator_completions.ts";
 import type { FreshRunRequester, PredictionReader } from "../actors/predictions/mod.ts";
 import { predictionRoutes } from "./predictions/predictions.ts";
 
@@ -72,8 +72,10 @@ export interface AppDeps {
   gateway: {
     catalog: ProviderCatalog;
     desk: CompletionDesk;
-    /** `FGW_VALIDATOR_DAILY_CAP_MICRO`: a miner's validator completions per UTC day. */
-    validatorDailyCapMicro: bigint;
+    /** The lease check of validator completions. */
+    leases: HeldLeases;
+    /** The spend caps of validator completions. */
+    validatorCaps: ValidatorCaps;
   };
 }
 
@@ -121,6 +123,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     "/v1/events",
     scoredEventRoutes({
       scores: deps.storage.scores,
+      billing: deps.storage.billing,
       metagraph: deps.metagraph.view,
       cursors: deps.events.cursors,
       clock: deps.clock,
@@ -151,6 +154,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       guard: deps.signatureGuard,
       assignments: deps.storage.assignments,
       scores: deps.storage.scores,
+      billing: deps.storage.billing,
       metagraph: deps.metagraph.view,
       cursors: deps.events.cursors,
       clock: deps.clock,
@@ -178,7 +182,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       maxBodyBytes,
       guard: deps.signatureGuard,
       metagraph: deps.metagraph.view,
-      dailyCapMicro: deps.gateway.validatorDailyCapMicro,
+      leases: deps.gateway.leases,
+      caps: deps.gateway.validatorCaps,
     }),
   );
   app.route("/admin/v1/miners", adminMinerRoutes({ askMiner: deps.askMiner, orgs }));

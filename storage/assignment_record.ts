@@ -60,6 +60,24 @@ export interface Lease {
   outcomePrices: Record<string, number>;
 }
 
+/**
+ * True when `validatorHotkey` holds the assignment's lease at `nowMs` (the storage's clock): in
+ * progress, leased by it (by that claim, with `leaseToken`), and at most `graceMs` past the lease's
+ * expiry. The rule of a submission and of a validator completion (docs/assignments.md).
+ */
+export function holdsLease(
+  assignment: Assignment,
+  options: { validatorHotkey: string; graceMs: number; leaseToken?: string | undefined },
+  nowMs: number,
+): boolean {
+  const { lease } = assignment;
+  if (assignment.status !== "in_progress" || !lease || lease.validatorHotkey !== options.validatorHotkey) {
+    return false;
+  }
+  if (options.leaseToken !== undefined && options.leaseToken !== lease.token) return false;
+  return nowMs <= lease.expiresAtMs + options.graceMs;
+}
+
 export interface Assignment extends AssignmentIdentity {
   agentPredictionId: string;
   minerHotkey: string;

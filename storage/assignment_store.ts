@@ -70,6 +70,13 @@ export type ClaimResult =
   /** `ClaimOptions.use` did not admit the claim (a used nonce, or over the rate): nothing claimed. */
   | { kind: "use_refused"; use: ConsumedAndCounted };
 
+/** Who must hold a lease, and how long past its expiry it still counts as held. */
+export interface HeldLeaseOptions {
+  validatorHotkey: string;
+  /** How long after the lease's expiry its holder still holds it while nobody re-claimed it. */
+  graceMs: number;
+}
+
 export interface SubmitOptions {
   validatorHotkey: string;
   /** When given, the lease must be this claim (not only held by this validator). */
@@ -176,6 +183,13 @@ export interface AssignmentStore {
    * id) or `lease_not_held` (another validator, a former holder, too late, never leased).
    */
   submit(agentPredictionId: string, options: SubmitOptions): Promise<SubmitReceipt>;
+  /**
+   * The assignment when `options.validatorHotkey` holds its lease now, by the rule `submit` applies
+   * (docs/assignments.md, "Submitting"): in progress (not yet submitted), leased by that validator,
+   * and the storage's now at most `graceMs` past the lease's expiry (a re-claim makes another
+   * validator the holder). Null otherwise, an unknown id included. Only reads.
+   */
+  heldLease(agentPredictionId: string, options: HeldLeaseOptions): Promise<Assignment | null>;
   /** Records the resolution a submitted prediction was scored against; false when already scored. Throws `not_found` without a prediction. */
   markScored(agentPredictionId: string, options: MarkScoredOptions): Promise<boolean>;
   /**

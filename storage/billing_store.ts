@@ -1,3 +1,7 @@
+import type { CapLimits, HoldCap, SpendCounter } from "./spend_caps.ts";
+
+export type { CapLimits, CapName, HoldCap, SpendCounter } from "./spend_caps.ts";
+
 /** The largest amount storage holds (PostgreSQL BIGINT): 2^63 − 1 micro-units. */
 export const MAX_MICRO = 2n ** 63n - 1n;
 
@@ -12,23 +16,13 @@ export interface OrgAccount {
   version: number;
 }
 
-/**
- * The daily cap a hold counts against: a miner's validator completions (docs/billing.md). `day` is the
- * UTC day of the hold (`YYYY-MM-DD`); the hold, its settle and its release change that day's
- * counter, whenever they happen.
- */
-export interface HoldCap {
-  minerHotkey: string;
-  day: string;
-}
-
 /** Money set aside for an in-flight call until it is settled, released or expires. */
 export interface Hold {
   id: string;
   amountMicro: bigint;
   createdAtMs: number;
   expiresAtMs: number;
-  /** Present when the hold counts against a miner's daily cap; kept with its reservation. */
+  /** Present when the hold counts against spend caps (`capCounters`); kept with its reservation. */
   cap?: HoldCap;
 }
 
@@ -102,11 +96,11 @@ export interface AccountChange {
   /**
    * Only if the available amount (balance − held) covers it and its id was never used in this
    * org (not held, reserved before or settled); the reservation is recorded for good. With a
-   * `cap`, also only if its day's counter plus the amount stays within `capLimitMicro`.
+   * `cap`, also only if each of its counters (`capCounters`) plus the amount stays within its limit.
    */
   addHold?: Hold;
-  /** The cap an added hold with a `cap` must fit in (required with it). */
-  capLimitMicro?: bigint;
+  /** The limits an added hold with a `cap` must fit in (required with it, naming each of its counters). */
+  capLimits?: CapLimits;
   /** Only if that hold is stored; it is deleted. */
   removeHoldId?: string;
   /** Recorded at the new version; sets `lastUsageAtMs` to `atMs`. */
@@ -114,7 +108,7 @@ export interface AccountChange {
 }
 
 /**
- * How a change moves the daily counter of the capped hold it touches (in the same atomic commit):
+ * How a change moves each counter of the capped hold it touches (in the same atomic commit):
  * an added hold adds its amount; a removed hold takes its amount off; a debit settling a capped
  * hold adds its cost. So a settle with the hold adds `cost − hold` and a late settle (the hold
  * released or expired before) adds the cost: the counter is always Σ held + Σ charged that day.
@@ -127,6 +121,12 @@ export function capDelta(
   const added = change.addHold?.cap ? change.addHold.amountMicro : 0n;
   const removed = touched.removed?.cap ? touched.removed.amountMicro : 0n;
   return debit + added - removed;
+}
+
+/** What a lease's calls were charged: how many settled calls, and Σ their costs. */
+export interface LeaseUsage {
+  calls: number;
+  costMicro: bigint;
 }
 
 /** Newest first; `beforeSeq` is the last `seq` of the previous page. */
@@ -148,8 +148,8 @@ export interface BillingStore {
    * Applies `change` atomically if its conditions hold: the org exists, an added hold fits in the
    * available amount and its id was never used, a removed hold is stored, the entry's reference or
    * hold id is unused, a settled hold id is removed now or was reserved, a credit keeps the
-   * balance within `MAX_MICRO`, and an added capped hold fits its day's cap. The daily counter of
-   * a capped hold the change touches moves in the same commit (`capDelta`). Returns the new
+   * balance within `MAX_MICRO`, and an added capped hold fits each of its caps. The counters of
+   * a capped hold the change touches move in the same commit (`capDelta`). Returns the new
    * account (version + 1), or null when a condition failed.
    */
   commit(orgId: string, change: AccountChange): Promise<OrgAccount | null>;
@@ -179,8 +179,14 @@ export interface BillingStore {
   listLedger(orgId: string, page: SeqPage): Promise<LedgerEntry[]>;
   listUsage(orgId: string, page: SeqPage): Promise<UsageRecord[]>;
   /**
-   * A miner's daily counter: Σ amounts held plus Σ costs charged by its capped holds of that UTC
-   * day (0 when none). Changed only by `commit`, atomically with the holds and debits.
+   * A spend counter: Σ amounts held plus Σ costs charged by the capped holds that name it (0 when
+   * none). Changed only by `commit`, atomically with the holds and debits.
    */
-  dailySpend(minerHotkey: string, day: string): Promise<bigint>;
+  capSpent(counter: SpendCounter): Promise<bigint>;
+  /**
+   * The charged calls of each lease of `agentPredictionIds` (distinct): the usage records whose
+   * `metadata.agentPredictionId` names it, in any org, counted and their amounts summed, in one
+   * storage call (PostgreSQL: one query). A lease without any is absent from the map.
+   */
+  leaseUsage(agentPredictionIds: readonly string[]): Promise<Map<string, LeaseUsage>>;
 }

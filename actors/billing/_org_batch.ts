@@ -15,11 +15,12 @@ import {
   type MoneyMessage,
   type Plan,
   type Prepared,
-  reserveCapKey,
+  reserveCounters,
   type RunState,
-  splitCapKey,
   type Step,
 } from "./_org_batch_decisions.ts";
+import { requireCapLimits } from "./_org_caps.ts";
+import { counterKey } from "../../storage/spend_caps.ts";
 
 export type { MoneyMessage };
 
@@ -87,7 +88,7 @@ function checked(message: MoneyMessage): BatchOutcome<OrgReply> | undefined {
     if (ttlMs !== undefined && (!Number.isSafeInteger(ttlMs) || ttlMs <= 0)) {
       throw invalidField("ttlMs", "Must be a positive integer");
     }
-    if (cap) requireAmount(cap.limitMicro, { field: "cap.limitMicro", min: 0n });
+    if (cap) requireCapLimits(cap);
     return undefined;
   } catch (error) {
     return { error };
@@ -243,7 +244,7 @@ async function commitChanges(deps: BatchDeps, changes: AccountChange[]): Promise
 }
 
 /**
- * The account, the holds the run's messages name, and the counters of its capped reserves (what
+ * The account, the holds the run's messages name, and the spend counters of its capped reserves (what
  * was read of the account and those holds is remembered).
  */
 async function load(
@@ -253,12 +254,16 @@ async function load(
   const { from, outcomes, deps } = at;
   const open = prepared.slice(from).filter((_, i) => !outcomes[from + i]);
   const now = deps.clock();
-  const capKeys = [...new Set(open.flatMap(({ message }) => reserveCapKey(message, now)))];
+  const counters = new Map(
+    open.flatMap(({ message }) => reserveCounters(message, now)).map((
+      counter,
+    ) => [counterKey(counter), counter]),
+  );
   const named = [...new Set(open.map((step) => step.holdId))];
-  const [account, holds, ...spent] = await Promise.all([
+  const [account, holds, spent] = await Promise.all([
     deps.billing.getAccount(deps.orgId),
     deps.billing.getHolds(deps.orgId, named),
-    ...capKeys.map((key) => deps.billing.dailySpend(...splitCapKey(key))),
+    Promise.all([...counters.values()].map((counter) => deps.billing.capSpent(counter))),
   ]);
   if (!account) throw new Error(`Cannot read account: organisation ${deps.orgId} has none`);
   deps.memory.account(account);
@@ -267,7 +272,7 @@ async function load(
   return {
     account,
     holds: new Map(holds.map((hold) => [hold.id, hold])),
-    caps: new Map(capKeys.map((key, i) => [key, spent[i]!])),
+    caps: new Map([...counters.keys()].map((key, i) => [key, spent[i]!])),
     now,
   };
 }

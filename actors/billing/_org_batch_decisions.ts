@@ -5,9 +5,11 @@
  */
 import { isoAt } from "../kernel/mod.ts";
 import type { BatchOutcome } from "../runtime/mod.ts";
-import { available, insufficientCredits, settleChange, spendCapReached } from "./org_account.ts";
+import { available, insufficientCredits, settleChange } from "./org_account.ts";
+import { capLimitsOf, capRefusal, countersOf, holdCapOf } from "./_org_caps.ts";
 import type { OrgMessage, OrgReply, ReleaseReply, ReserveReply, SettleReply } from "./org_messages.ts";
 import { type AccountChange, type Hold, type OrgAccount, utcDay } from "../../storage/billing_store.ts";
+import { capCounters, counterKey, type SpendCounter } from "../../storage/spend_caps.ts";
 
 export type MoneyMessage = Extract<OrgMessage, { type: "reserve" | "settle" | "release" }>;
 type Reserve = Extract<MoneyMessage, { type: "reserve" }>;
@@ -40,7 +42,7 @@ export interface Plan {
 export interface RunState {
   account: OrgAccount;
   holds: Map<string, Hold>;
-  /** Daily counters of the miners whose capped reserves are in the run (`capKey`). */
+  /** The spend counters the run's capped reserves count against, by `counterKey`. */
   caps: Map<string, bigint>;
   now: number;
 }
@@ -105,14 +107,11 @@ function decideReserve(prepared: Prepared, message: Reserve, state: RunState, re
   const { amountMicro, cap } = message;
   if (state.holds.has(holdId)) return null;
   const day = utcDay(state.now);
-  const key = cap ? capKey(cap.minerHotkey, day) : undefined;
-  const spentMicro = key === undefined ? 0n : state.caps.get(key) ?? 0n;
-  const overCap = cap !== undefined && spentMicro + amountMicro > cap.limitMicro;
+  const spentOf = (counter: SpendCounter) => state.caps.get(counterKey(counter)) ?? 0n;
+  const overCap = cap ? capRefusal(cap, { day, amountMicro, spentOf }) : null;
   if (overCap || available(state.account) < amountMicro) {
     if (!refusable) return "short";
-    const refusal = overCap
-      ? spendCapReached({ ...cap, day, spentMicro, amountMicro })
-      : insufficientCredits(amountMicro, available(state.account));
+    const refusal = overCap ?? insufficientCredits(amountMicro, available(state.account));
     return {
       change: null,
       reply: () => {
@@ -125,34 +124,29 @@ function decideReserve(prepared: Prepared, message: Reserve, state: RunState, re
     amountMicro,
     createdAtMs: state.now,
     expiresAtMs: state.now + ttlMs,
-    ...(cap ? { cap: { minerHotkey: cap.minerHotkey, day } } : {}),
+    ...(cap ? { cap: holdCapOf(cap, day) } : {}),
   };
   state.holds.set(holdId, hold);
   state.account.heldMicro += amountMicro;
-  if (key !== undefined) state.caps.set(key, spentMicro + amountMicro);
-  const change = { atMs: state.now, addHold: hold, ...(cap ? { capLimitMicro: cap.limitMicro } : {}) };
+  for (const counter of cap ? countersOf(cap, day) : []) {
+    state.caps.set(counterKey(counter), spentOf(counter) + amountMicro);
+  }
+  const change = { atMs: state.now, addHold: hold, ...(cap ? { capLimits: capLimitsOf(cap) } : {}) };
   return { change, reply: (): ReserveReply => ({ holdId, amountMicro, expiresAt: isoAt(hold.expiresAtMs) }) };
 }
 
-/** Drops `hold` in memory; its daily counter (when tracked) moves by `charged − amount`. */
+/** Drops `hold` in memory; each of its spend counters (when tracked) moves by `charged − amount`. */
 function unhold(state: RunState, hold: Hold, chargedMicro: bigint): void {
   state.holds.delete(hold.id);
   state.account.heldMicro -= hold.amountMicro;
-  if (!hold.cap) return;
-  const key = capKey(hold.cap.minerHotkey, hold.cap.day);
-  const spent = state.caps.get(key);
-  if (spent !== undefined) state.caps.set(key, spent + chargedMicro - hold.amountMicro);
+  for (const counter of hold.cap ? capCounters(hold.cap) : []) {
+    const key = counterKey(counter);
+    const spent = state.caps.get(key);
+    if (spent !== undefined) state.caps.set(key, spent + chargedMicro - hold.amountMicro);
+  }
 }
 
-export function reserveCapKey(message: MoneyMessage, now: number): string[] {
-  return message.type === "reserve" && message.cap ? [capKey(message.cap.minerHotkey, utcDay(now))] : [];
-}
-
-export function capKey(minerHotkey: string, day: string): string {
-  return `${minerHotkey}\n${day}`;
-}
-
-export function splitCapKey(key: string): [string, string] {
-  const [minerHotkey, day] = key.split("\n");
-  return [minerHotkey!, day!];
+/** The spend counters a reserve counts against when decided at `now` (none for an uncapped one). */
+export function reserveCounters(message: MoneyMessage, now: number): SpendCounter[] {
+  return message.type === "reserve" && message.cap ? countersOf(message.cap, utcDay(now)) : [];
 }

@@ -100,18 +100,3 @@ export function insufficientCredits(requestedMicro: bigint, availableMicro: bigi
     details: { requestedMicro: requestedMicro.toString(), availableMicro: availableMicro.toString() },
   });
 }
-
-/** 402 `spend_cap_reached` for a capped reserve that does not fit what is left of the miner's day. */
-export function spendCapReached(
-  at: { minerHotkey: string; limitMicro: bigint; day: string; spentMicro: bigint; amountMicro: bigint },
-): ServiceError {
-  return new ServiceError("spend_cap_reached", "The miner's daily cap on validator completions is spent", {
-    details: {
-      minerHotkey: at.minerHotkey,
-      day: at.day,
-      capMicro: at.limitMicro.toString(),
-      spentMicro: at.spentMicro.toString(),
-      requestedMicro: at.amountMicro.toString(),
-    },
-  });
-}

@@ -14,10 +14,9 @@ import {
   repeatedSettle,
   requireAmount,
   settleChange,
-  spendCapReached,
 } from "./org_account.ts";
+import { capLimitsOf, holdCapOf, refuseOverCap, requireCapLimits } from "./_org_caps.ts";
 import {
-  type DailyCap,
   endsHold,
   type MinerReply,
   type OrgMessage,
@@ -135,7 +134,7 @@ export class OrgActor implements Actor<OrgMessages> {
     if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) throw invalidField("ttlMs", "Must be a positive integer");
     const holdId = message.holdId ?? `hold_${crypto.randomUUID()}`;
     const { cap } = message;
-    if (cap) requireAmount(cap.limitMicro, { field: "cap.limitMicro", min: 0n });
+    if (cap) requireCapLimits(cap);
     let day = "";
     const attempt = async (): Promise<ReserveReply | null> => {
       const now = this.#deps.clock();
@@ -145,9 +144,9 @@ export class OrgActor implements Actor<OrgMessages> {
         amountMicro,
         createdAtMs: now,
         expiresAtMs: now + ttlMs,
-        ...(cap ? { cap: { minerHotkey: cap.minerHotkey, day } } : {}),
+        ...(cap ? { cap: holdCapOf(cap, day) } : {}),
       };
-      const change = { atMs: now, addHold: hold, ...(cap ? { capLimitMicro: cap.limitMicro } : {}) };
+      const change = { atMs: now, addHold: hold, ...(cap ? { capLimits: capLimitsOf(cap) } : {}) };
       const next = await this.#deps.billing.commit(this.#id, change);
       if (!next) return null;
       this.#memory.account(next);
@@ -160,16 +159,8 @@ export class OrgActor implements Actor<OrgMessages> {
     if (!reply && message.holdId !== undefined) reply = await this.#existingHold(holdId, amountMicro);
     if (!reply && (await this.#releaseExpired(this.#deps.clock())) > 0) reply = await attempt();
     if (reply) return reply;
-    if (cap) await this.#refuseOverCap({ cap, day, amountMicro });
+    if (cap) await refuseOverCap(this.#deps.billing, cap, { day, amountMicro });
     throw insufficientCredits(amountMicro, available(await this.#account()));
-  }
-
-  /** 402 `spend_cap_reached` when the hold does not fit what is left of the miner's day. */
-  async #refuseOverCap(at: { cap: DailyCap; day: string; amountMicro: bigint }): Promise<void> {
-    const { cap, day, amountMicro } = at;
-    const spentMicro = await this.#deps.billing.dailySpend(cap.minerHotkey, day);
-    if (spentMicro + amountMicro <= cap.limitMicro) return;
-    throw spendCapReached({ ...cap, day, spentMicro, amountMicro });
   }
 
   /**

@@ -12,14 +12,21 @@ export interface UsageInput {
 }
 
 /**
- * A reserve that also counts against a miner's daily cap (validator completions, docs/billing.md "Miner daily
- * caps"): the hold is refused with 402 `spend_cap_reached` unless the miner's counter for the UTC day of the
- * hold, plus the hold, stays within `limitMicro`. The hold's settle and release move the same
- * counter, in the same commit.
+ * The spend caps a reserve counts against (validator completions, docs/billing.md "Spend caps of
+ * validator completions"): the miner's counter for the UTC day of the hold, and when given the
+ * signing validator's counter on that miner and day and the lease's counter. The hold is refused
+ * with 402 `spend_cap_reached` (`details.cap` names the first cap it does not fit: `daily`,
+ * `validator`, `lease`) unless each counter plus the hold stays within its limit. The hold's settle
+ * and release move the same counters, in the same commit.
  */
-export interface DailyCap {
+export interface SpendCaps {
   minerHotkey: string;
+  /** What the miner's validator completions may cost per UTC day. */
   limitMicro: bigint;
+  /** The validator making the call, and what it may spend on this miner per UTC day. */
+  validator?: { hotkey: string; limitMicro: bigint };
+  /** The lease the call is made for, and what its calls may cost in all. */
+  lease?: { agentPredictionId: string; limitMicro: bigint };
 }
 
 /** The messages an OrgActor understands. Amounts are bigint micro-units. */
@@ -35,7 +42,7 @@ export type OrgMessage =
    * amount. Repeating it with the same `holdId` and amount returns the same hold; a hold id used
    * otherwise (another amount, or a hold since settled, released or expired) is a `conflict`.
    */
-  | { type: "reserve"; amountMicro: bigint; holdId?: string; ttlMs?: number; cap?: DailyCap }
+  | { type: "reserve"; amountMicro: bigint; holdId?: string; ttlMs?: number; cap?: SpendCaps }
   /**
    * Debits the actual cost (lower or higher than the hold) and drops the hold; never refused for
    * lack of money, and charged even after the hold expired or was released. `not_found` for a hold

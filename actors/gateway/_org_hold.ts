@@ -3,7 +3,7 @@
  * last: reserve, then settle or release (docs/billing.md, "Balance, holds, available"). Settle and
  * release are must-complete messages: a client that goes away stops neither (docs/runtime.md).
  */
-import type { AskOrg, DailyCap, UsageInput } from "../billing/mod.ts";
+import type { AskOrg, SpendCaps, UsageInput } from "../billing/mod.ts";
 import { type Logger, ServiceError } from "../kernel/mod.ts";
 
 /**
@@ -52,8 +52,8 @@ export class OrgHold {
     this.#log = deps.log;
   }
 
-  /** Asks the org to hold `amountMicro` (within the miner's `cap`, when given); never rejects. */
-  async reserve(amountMicro: bigint, options: { cap?: DailyCap | undefined } = {}): Promise<ReserveOutcome> {
+  /** Asks the org to hold `amountMicro` (within the spend caps `cap`, when given); never rejects. */
+  async reserve(amountMicro: bigint, options: { cap?: SpendCaps | undefined } = {}): Promise<ReserveOutcome> {
     const { cap } = options;
     try {
       await this.#askOrg(this.orgId, {

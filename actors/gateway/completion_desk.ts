@@ -5,7 +5,7 @@
  * settles the actual cost (never above the hold) with the usage record, or releases the hold on
  * any failure.
  */
-import type { AskOrg, DailyCap } from "../billing/mod.ts";
+import type { AskOrg, SpendCaps } from "../billing/mod.ts";
 import { type Clock, type Logger, ServiceError } from "../kernel/mod.ts";
 import { adapterRequest, type CompletionCall, type CompletionRequest } from "./chat_request.ts";
 import {
@@ -46,8 +46,8 @@ export interface BilledCompletion extends CompletionCharge {
 /** Who pays for a call and who made it. */
 export interface Payer extends CallParties {
   orgId: string;
-  /** The miner's daily cap the hold counts against (validator completions). */
-  cap?: DailyCap | undefined;
+  /** The spend caps the hold counts against (validator completions: the miner's day, the validator's, the lease). */
+  cap?: SpendCaps | undefined;
   /** The request's early hold (`holdEarly`), taken over when it holds the call's amount. */
   early?: EarlyHold | undefined;
 }

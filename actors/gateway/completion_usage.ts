@@ -8,12 +8,15 @@ export interface CallParties {
   minerHotkey?: string;
   /** The validator that made the call for a miner's agent (validator route). */
   validatorHotkey?: string;
+  /** The lease whose agent run made the call (validator route). */
+  agentPredictionId?: string;
 }
 
 /**
  * The usage record of a settled completion (written with the settle, in the same commit): the
  * provider, model, tokens, both costs, the hold, what the charge was based on, the latency and
- * the request id. Amounts are decimal strings. Never a prompt, an output or a key.
+ * the request id, and on the validator route the validator and the lease. Amounts are decimal
+ * strings. Never a prompt, an output or a key.
  */
 export function completionUsage(
   call: { provider: string; model: string; charge: CompletionCharge },
@@ -39,6 +42,7 @@ export function completionUsage(
       outcome: "settled",
       requestId: parties.requestId,
       ...(parties.validatorHotkey === undefined ? {} : { validatorHotkey: parties.validatorHotkey }),
+      ...(parties.agentPredictionId === undefined ? {} : { agentPredictionId: parties.agentPredictionId }),
       ...(charge.providerReportedCostUsd === undefined
         ? {}
         : { providerReportedCostUsd: charge.providerReportedCostUsd }),

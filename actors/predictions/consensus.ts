@@ -54,6 +54,8 @@ export interface ConsensusForecast {
 export interface ConsensusMinerRow {
   uid: number;
   hotkey: string;
+  /** The prediction the row shows (the miner's latest valid one). */
+  agentPredictionId: string;
   /** The weight the contribution had (its score, or 1 when every score was 0). */
   weight: number;
   predictedAt: string;
@@ -143,6 +145,7 @@ function minerRows(contributions: readonly Contribution[], showProbabilities: bo
   return top.map(({ miner, prediction, probabilities, weight }) => ({
     uid: miner.uid,
     hotkey: miner.hotkey,
+    agentPredictionId: prediction.agentPredictionId,
     weight,
     predictedAt: prediction.predictedAt,
     ...(showProbabilities ? { outcomeProbabilities: rounded(probabilities) } : {}),

@@ -6,12 +6,24 @@ import { isoAt } from "../kernel/mod.ts";
 import { validityFactsOf } from "../scoring/mod.ts";
 import type { EventRecord, Outcome, Resolution } from "../../storage/event_record.ts";
 import type { PredictionDigest } from "../../storage/assignment_record.ts";
+import type { LeaseUsage } from "../../storage/billing_store.ts";
 import {
+  type Consensus,
   type ConsensusForecast,
   type ConsensusMiner,
   type ConsensusMinerRow,
   scoreWeightedConsensus,
 } from "./consensus.ts";
+
+/**
+ * A miner row as the customer routes show it: the consensus row without its prediction's id, with
+ * the charged LLM calls of that prediction's lease and their cost (docs/predictions.md).
+ */
+export type CustomerMinerRow = Omit<ConsensusMinerRow, "agentPredictionId"> & {
+  llmCalls: number;
+  /** Micro-credits, a decimal string. */
+  llmCostMicro: string;
+};
 
 export interface CustomerPrediction {
   eventId: string;
@@ -21,7 +33,7 @@ export interface CustomerPrediction {
   /** The event's current prices and when the market source last showed them (`lastSeenAt`). */
   market: { outcomePrices: Record<string, number>; at: string };
   forecast: ConsensusForecast | null;
-  miners: ConsensusMinerRow[];
+  miners: CustomerMinerRow[];
 }
 
 /** The current (hotkey, uid) registrations with their scores, and when the scores were computed. */
@@ -59,13 +71,25 @@ export function consensusOf(event: EventRecord, digests: readonly PredictionDige
   }, { showMinerProbabilities: isSettled(event), scoresComputedAt: scored.computedAt });
 }
 
-/** `event`'s customer prediction, in the shape of docs/predictions.md. */
+/** The ids of the predictions `consensus` shows in its miner rows (whose LLM usage its rendering needs). */
+export function shownPredictionIds(consensus: readonly Consensus[]): string[] {
+  return [...new Set(consensus.flatMap(({ miners }) => miners.map((row) => row.agentPredictionId)))];
+}
+
+/**
+ * `event`'s customer prediction, in the shape of docs/predictions.md: its consensus (`consensusOf`),
+ * each miner row with its lease's LLM usage from `usage` (none: 0).
+ */
 export function customerPrediction(
   event: EventRecord,
-  digests: readonly PredictionDigest[],
-  scored: ScoredMiners,
+  consensus: Consensus,
+  usage: ReadonlyMap<string, LeaseUsage>,
 ): CustomerPrediction {
-  const { forecast, miners } = consensusOf(event, digests, scored);
+  const { forecast } = consensus;
+  const miners = consensus.miners.map(({ agentPredictionId, ...row }) => {
+    const lease = usage.get(agentPredictionId);
+    return { ...row, llmCalls: lease?.calls ?? 0, llmCostMicro: String(lease?.costMicro ?? 0n) };
+  });
   return {
     eventId: event.id,
     question: event.question,

@@ -2,9 +2,16 @@ import type { CatalogSnapshot } from "../catalog/mod.ts";
 import { type Clock, systemClock } from "../kernel/mod.ts";
 import type { Leaderboard } from "../scoring/mod.ts";
 import type { AssignmentStore } from "../../storage/assignment_store.ts";
+import type { BillingStore } from "../../storage/billing_store.ts";
 import type { PredictionDigest } from "../../storage/assignment_record.ts";
 import type { EventRecord } from "../../storage/event_record.ts";
-import { type CustomerPrediction, customerPrediction, type ScoredMiners } from "./customer_prediction.ts";
+import {
+  consensusOf,
+  type CustomerPrediction,
+  customerPrediction,
+  type ScoredMiners,
+  shownPredictionIds,
+} from "./customer_prediction.ts";
 import { DigestReads } from "./digest_reads.ts";
 import { type CachedPrediction, PredictionCache } from "./prediction_cache.ts";
 
@@ -19,6 +26,8 @@ export interface PredictionReaderOptions {
   /** The catalog this instance serves (events by id). */
   catalog: { current(): CatalogSnapshot };
   assignments: Pick<AssignmentStore, "eventDigests" | "eventsPredictedSince">;
+  /** The usage records: the LLM calls of the miner rows' leases, one read per rendering. */
+  billing: Pick<BillingStore, "leaseUsage">;
   /**
    * The instance's leaderboard (`LeaderboardView`): its neurons are the current (hotkey, uid)
    * registrations of forecasting miners with their score-table scores.
@@ -106,7 +115,7 @@ export class PredictionReader {
       this.#scoredMiners(),
     ]);
     const byEvent = Map.groupBy(digests, (digest: PredictionDigest) => digest.eventId);
-    return events.map((event) => customerPrediction(event, byEvent.get(event.id) ?? [], scored));
+    return await this.#render(events, (event) => byEvent.get(event.id) ?? [], scored);
   }
 
   /**
@@ -130,13 +139,30 @@ export class PredictionReader {
     const lacking = events.filter((_, index) => !entries[index]);
     if (lacking.length === 0) return entries as CachedPrediction[];
     const digests = await this.#reads.digestsOf(lacking.map((event) => event.id));
+    const rendered = await this.#render(lacking, (event) => digests.get(event.id)!, scored);
+    let next = 0;
     return events.map((event, index) => {
       const kept = entries[index];
       if (kept) return kept;
-      const entry = { event, scored, prediction: customerPrediction(event, digests.get(event.id)!, scored) };
+      const entry = { event, scored, prediction: rendered[next++]! };
       this.#cache.set(entry);
       return entry;
     });
+  }
+
+  /**
+   * The customer predictions of `events` from their digests: the consensus of each, then the LLM
+   * usage of every shown miner row's lease in one storage call.
+   */
+  async #render(
+    events: readonly EventRecord[],
+    digestsOf: (event: EventRecord) => readonly PredictionDigest[],
+    scored: ScoredMiners,
+  ): Promise<CustomerPrediction[]> {
+    const consensus = events.map((event) => consensusOf(event, digestsOf(event), scored));
+    const ids = shownPredictionIds(consensus);
+    const usage = ids.length === 0 ? new Map() : await this.#options.billing.leaseUsage(ids);
+    return events.map((event, index) => customerPrediction(event, consensus[index]!, usage));
   }
 
   /**

@@ -10,6 +10,7 @@ import type {
   ScoredPredictionRecord,
   ScoreStore,
 } from "../../storage/score_store.ts";
+import type { BillingStore, LeaseUsage } from "../../storage/billing_store.ts";
 import { compareShownRows } from "./event_stats.ts";
 
 /** A miner's result on a scored event; invalid predictions carry null scored values. */
@@ -21,6 +22,10 @@ export interface MinerResultItem {
   called: boolean | null;
   invalid: boolean;
   predictedAt: string;
+  /** The charged LLM calls of the prediction's lease, from the usage records when read. */
+  llmCalls: number;
+  /** Σ their costs, micro-credits as a decimal string. */
+  llmCostMicro: string;
 }
 
 export interface ScoredEventItem {
@@ -63,7 +68,7 @@ function isMiner(row: ScoredPredictionRecord, miner: MinerFilter | undefined): b
     (miner.uid === undefined || row.minerUid === miner.uid);
 }
 
-function resultOf(row: ScoredPredictionRecord): MinerResultItem {
+function resultOf(row: ScoredPredictionRecord, usage?: LeaseUsage): MinerResultItem {
   const invalid = row.reasons.length > 0;
   return {
     uid: row.minerUid,
@@ -73,14 +78,20 @@ function resultOf(row: ScoredPredictionRecord): MinerResultItem {
     called: invalid ? null : row.called,
     invalid,
     predictedAt: isoAt(row.predictedAtMs),
+    llmCalls: usage?.calls ?? 0,
+    llmCostMicro: String(usage?.costMicro ?? 0n),
   };
 }
 
 /** The first `count` rows in shown order, plus the filtered miner's rows wherever they fall. */
-function shownRows(rows: readonly ScoredPredictionRecord[], count: number, miner: MinerFilter | undefined) {
-  const ordered = rows.map(resultOf).map((item, i) => ({ item, row: rows[i]! }))
+function shownRows(
+  rows: readonly ScoredPredictionRecord[],
+  count: number,
+  miner: MinerFilter | undefined,
+): ScoredPredictionRecord[] {
+  const ordered = rows.map((row) => ({ item: resultOf(row), row }))
     .sort((a, b) => compareShownRows(a.item, b.item));
-  return ordered.filter(({ row }, index) => index < count || isMiner(row, miner)).map(({ item }) => item);
+  return ordered.filter(({ row }, index) => index < count || isMiner(row, miner)).map(({ row }) => row);
 }
 
 function itemOf(event: ScoredEventRecord, miners: MinerResultItem[]): ScoredEventItem {
@@ -99,11 +110,19 @@ function itemOf(event: ScoredEventRecord, miners: MinerResultItem[]): ScoredEven
   };
 }
 
+/** What a page of scored events reads. */
+export interface ScoredEventsDeps {
+  scores: Pick<ScoreStore, "listEvents" | "eventPredictions">;
+  /** The usage records: the shown rows' LLM calls, one read per page. */
+  billing: Pick<BillingStore, "leaseUsage">;
+}
+
 /** One page of scored events with their miner rows. */
 export async function scoredEventsPage(
-  scores: Pick<ScoreStore, "listEvents" | "eventPredictions">,
+  deps: ScoredEventsDeps,
   options: ScoredEventsPageOptions,
 ): Promise<ScoredEventsPage> {
+  const { scores } = deps;
   const events = await scores.listEvents({
     limit: options.limit + 1,
     ...(options.after ? { after: options.after } : {}),
@@ -111,10 +130,16 @@ export async function scoredEventsPage(
   });
   const page = events.slice(0, options.limit);
   const wantsRows = options.miners > 0 || options.miner !== undefined;
-  const items = await Promise.all(page.map(async (event) => {
+  const shown = await Promise.all(page.map(async (event) => {
     const rows = wantsRows ? await scores.eventPredictions(event.eventId, { countedOnly: true }) : [];
-    return itemOf(event, shownRows(rows, options.miners, options.miner));
+    return { event, rows: shownRows(rows, options.miners, options.miner) };
   }));
+  const usage = await deps.billing.leaseUsage(
+    shown.flatMap(({ rows }) => rows.map((row) => row.agentPredictionId)),
+  );
+  const items = shown.map(({ event, rows }) =>
+    itemOf(event, rows.map((row) => resultOf(row, usage.get(row.agentPredictionId))))
+  );
   const last = page.at(-1);
   const next = events.length > options.limit && last
     ? { resolvedAtMs: last.resolvedAtMs, eventId: last.eventId }

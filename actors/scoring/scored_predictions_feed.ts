@@ -8,6 +8,7 @@ import { DAY_MS, isoAt } from "../kernel/mod.ts";
 import type { MetagraphReader } from "./board_inputs.ts";
 import type { AssignmentStore, ScoredCursor } from "../../storage/assignment_store.ts";
 import type { StoredPrediction } from "../../storage/assignment_record.ts";
+import type { BillingStore, LeaseUsage } from "../../storage/billing_store.ts";
 import type { ScoredPredictionRecord, ScoreStore } from "../../storage/score_store.ts";
 import { type TraceSummary, traceSummaryOf } from "./trace_summary.ts";
 
@@ -41,6 +42,10 @@ export interface ScoredPredictionRow {
   resolutionStatus: string;
   /** The validator that held the lease and submitted. */
   validatorHotkey: string;
+  /** The lease's charged LLM calls, from the service's usage records when read (late settles count). */
+  llmCalls: number;
+  /** Σ their costs, micro-credits as a decimal string. */
+  llmCostMicro: string;
   traceSummary?: TraceSummary;
 }
 
@@ -58,6 +63,8 @@ export interface ScoredPredictionsQuery {
 export interface ScoredPredictionsDeps {
   assignments: Pick<AssignmentStore, "listScored" | "getTrace">;
   scores: Pick<ScoreStore, "eventPredictions" | "getEvent">;
+  /** The usage records: each row's LLM calls, one read per page. */
+  billing: Pick<BillingStore, "leaseUsage">;
   /** This instance's metagraph view: the current registrations. */
   metagraph: Pick<MetagraphReader, "metagraph">;
 }
@@ -95,6 +102,7 @@ function lastPredictedAt(rows: readonly ScoredPredictionRecord[], p: StoredPredi
 function rowOf(
   p: StoredPrediction,
   scored: { event: { sourceMarketId: string } | null; rows: ScoredPredictionRecord[] } | undefined,
+  usage: LeaseUsage | undefined,
 ): ScoredPredictionRow {
   const { scoredAtMs, resolvedAtMs, resolution } = p.scored!;
   const record = scored?.rows.find((row) => row.agentPredictionId === p.agentPredictionId);
@@ -120,6 +128,8 @@ function rowOf(
     scoredAt: isoAt(scoredAtMs),
     resolutionStatus: resolution.resolutionStatus,
     validatorHotkey: p.validatorHotkey,
+    llmCalls: usage?.calls ?? 0,
+    llmCostMicro: String(usage?.costMicro ?? 0n),
   };
 }
 
@@ -141,9 +151,12 @@ export async function scoredPredictionsPage(
     ...(query.after ? { after: query.after } : {}),
   });
   const page = found.slice(0, query.limit);
-  const scored = await scoredRowsOf(deps, page);
+  const [scored, usage] = await Promise.all([
+    scoredRowsOf(deps, page),
+    deps.billing.leaseUsage(page.map((p) => p.agentPredictionId)),
+  ]);
   const items = await Promise.all(page.map(async (p) => {
-    const row = rowOf(p, scored.get(p.eventId));
+    const row = rowOf(p, scored.get(p.eventId), usage.get(p.agentPredictionId));
     if (!query.includeTraceSummary) return row;
     return { ...row, traceSummary: traceSummaryOf(await deps.assignments.getTrace(p.agentPredictionId)) };
   }));

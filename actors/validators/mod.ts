@@ -24,6 +24,7 @@ export * from "./signature_guard.ts";
 export * from "./pending_use.ts";
 export * from "./nonce_purge_job.ts";
 export * from "./validator_desk.ts";
+export * from "./held_leases.ts";
 export * from "./eligible_miners.ts";
 export * from "./assignment_sync_job.ts";
 export * from "./subtensor_rpc.ts";

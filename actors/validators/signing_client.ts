@@ -44,7 +44,10 @@ export interface RequestToSign {
   url: string;
   /** The exact body bytes that will be sent (a string is sent as UTF-8); none by default. */
   body?: Uint8Array | string;
-  /** Validator role: the miner the request acts for (validator gateway route). */
+  /**
+   * Validator role: the miner the request acts for (validator completions, whose body also names
+   * the lease the miner's agent runs under, `agentPredictionId`: docs/gateway.md).
+   */
   minerHotkey?: string;
 }
 

@@ -62,11 +62,18 @@ export const completionRequestSchema = z.strictObject({
     }),
 }).meta({ id: "CompletionRequest" });
 
-/** The validator route's body: the same fields without `minerHotkey` (the header names the miner). */
-export const validatorCompletionRequestSchema = z.strictObject(requestFields)
-  .meta({ id: "ValidatorCompletionRequest" });
-
-export type CompletionRequestBody = z.infer<typeof validatorCompletionRequestSchema>;
+/**
+ * The validator route's body: the same fields without `minerHotkey` (the header names the miner),
+ * and the lease whose agent run makes the call.
+ */
+export const validatorCompletionRequestSchema = z.strictObject({
+  ...requestFields,
+  agentPredictionId: z.string().min(1).max(128).meta({
+    description: "The lease whose agent run makes the call (`GET /v1/validators/agent-and-event`): held by " +
+      "the signing validator, for the miner in `x-miner-hotkey`, not yet submitted, live or within " +
+      "`FGW_LEASE_GRACE_MS` of its expiry; else 409 `lease_not_held`.",
+  }),
+}).meta({ id: "ValidatorCompletionRequest" });
 
 export const CompletionResponseSchema = z.object({
   provider: z.string(),
@@ -171,15 +178,20 @@ export function validatorCompletionRoute(options: { signature: SignatureAccess; 
     path: "/completions",
     tags: ["gateway"],
     summary: "A billed LLM completion for a miner's agent, made by a validator",
-    description: "The same request (without `minerHotkey`: the signed `x-miner-hotkey` names the miner) " +
-      "and envelope as `POST /v1/gateway/completions`, billed to the miner's organisation within its daily " +
-      "cap (`FGW_VALIDATOR_DAILY_CAP_MICRO` per UTC day; beyond it 402 `spend_cap_reached`). The usage " +
-      "record names the validator. docs/gateway.md.",
+    description: "The same request (without `minerHotkey`: the signed `x-miner-hotkey` names the miner; " +
+      "with `agentPredictionId`, the lease the agent runs under) and envelope as `POST /v1/gateway/completions`, " +
+      "billed to the miner's organisation within three spend caps, counted in the hold's own write: the " +
+      "miner's UTC day (`FGW_VALIDATOR_DAILY_CAP_MICRO`), this validator's UTC day on the miner " +
+      "(`FGW_VALIDATOR_MINER_DAILY_CAP_MICRO`) and the lease (`FGW_LEASE_LLM_CAP_MICRO`); beyond one, 402 " +
+      "`spend_cap_reached` with `details.cap` `daily`, `validator` or `lease`. A lease the signer does not " +
+      "hold for this miner is 409 `lease_not_held`; nothing is charged. The usage record names the validator " +
+      "and the lease. docs/gateway.md.",
     access: { signature: options.signature },
     errors: [
       "invalid_request",
       "insufficient_credits",
       "spend_cap_reached",
+      "lease_not_held",
       "upstream_error",
       "upstream_timeout",
       "unavailable",

@@ -80,3 +80,14 @@ export const ApiKeySummarySchema = z.object({
     description: "First use in the latest rate-limit window that counted one.",
   }),
 }).meta({ id: "ApiKey" });
+
+/**
+ * The LLM calls of a prediction's lease, as the service's usage records show them when read (a call
+ * settled after the submission counts; never the validator's report): docs/scoring.md.
+ */
+export const llmUsageFields = {
+  llmCalls: z.number().int().meta({
+    description: "Charged LLM calls (validator completions) made under the prediction's lease.",
+  }),
+  llmCostMicro: microString("What those calls were charged."),
+};

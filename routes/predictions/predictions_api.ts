@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { llmUsageFields } from "../http/shared_schemas.ts";
 import type { ApiKeyAccess } from "../middleware/api_key_auth.ts";
 import { defineRoute, jsonBody, jsonResponse, pathId } from "../http/openapi.ts";
 import { EventSchema } from "../http/shared_schemas.ts";
@@ -35,6 +36,7 @@ const MinerRowSchema = z.object({
   outcomeProbabilities: probabilities.optional().meta({
     description: "The miner's normalised prediction (r6); only once the event is settled.",
   }),
+  ...llmUsageFields,
 }).meta({ id: "ForecastMiner" });
 
 const FreshRunSchema = z.object({

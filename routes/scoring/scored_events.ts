@@ -1,8 +1,13 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { type Clock, isoAt } from "../../actors/kernel/mod.ts";
-import { type MinerFilter, scoredEventsPage, SCORER_VERSION } from "../../actors/scoring/mod.ts";
+import {
+  type MinerFilter,
+  type ScoredEventsDeps,
+  scoredEventsPage,
+  SCORER_VERSION,
+} from "../../actors/scoring/mod.ts";
 import type { MetagraphView } from "../../actors/validators/mod.ts";
-import type { ScoredEventPosition, ScoreStore } from "../../storage/score_store.ts";
+import type { ScoredEventPosition } from "../../storage/score_store.ts";
 import type { AppEnv } from "../http/app_env.ts";
 import { CursorCodec } from "../http/cursor.ts";
 import { openApiApp, openapiSelfParsed } from "../http/openapi.ts";
@@ -13,8 +18,7 @@ import { type ScoredEventsParams, scoredEventsQuerySchema, scoredEventsRoute } f
 export const DEFAULT_PAGE_CACHE_MS = 60_000;
 const JSON_TYPE = "application/json; charset=utf-8";
 
-export interface ScoredEventRoutesDeps {
-  scores: Pick<ScoreStore, "listEvents" | "eventPredictions">;
+export interface ScoredEventRoutesDeps extends ScoredEventsDeps {
   /** This instance's metagraph view: which hotkey holds a uid now. */
   metagraph: MetagraphView;
   cursors: CursorCodec;
@@ -79,7 +83,7 @@ async function renderPage(deps: ScoredEventRoutesDeps, params: ScoredEventsParam
     ? undefined
     : positionOf(deps.cursors.decode<Cursor>(fingerprint, params.cursor));
   if (miner === null) return JSON.stringify({ items: [], nextCursor: null, meta });
-  const page = await scoredEventsPage(deps.scores, {
+  const page = await scoredEventsPage(deps, {
     limit: params.limit,
     miners: params.miners,
     ...(miner ? { miner } : {}),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineRoute, jsonResponse } from "../http/openapi.ts";
 import { instant, queryHotkey, queryInteger, queryIntegerOr } from "./_query_values.ts";
+import { llmUsageFields } from "../http/shared_schemas.ts";
 
 const probability = z.number().nullable();
 
@@ -14,6 +15,7 @@ export const MinerResultSchema = z.object({
   called: z.boolean().nullable().meta({ description: "Named the winner; null when invalid." }),
   invalid: z.boolean(),
   predictedAt: instant.meta({ description: "The server's receipt time." }),
+  ...llmUsageFields,
 }).meta({ id: "MinerResult" });
 
 export const ScoredEventSchema = z.object({

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineRoute, jsonResponse } from "../http/openapi.ts";
+import { llmUsageFields } from "../http/shared_schemas.ts";
 import type { SignatureAccess } from "../middleware/signature_auth.ts";
 import { ValidatorSignatureHeaders } from "../http/shared_schemas.ts";
 import { instant, queryHotkey, queryIntegerOr } from "./_query_values.ts";
@@ -48,6 +49,7 @@ export const ScoredPredictionRowSchema = z.object({
   scoredAt: instant,
   resolutionStatus: z.string(),
   validatorHotkey: z.string().meta({ description: "The validator that submitted it." }),
+  ...llmUsageFields,
   traceSummary: TraceSummarySchema.optional(),
 }).meta({ id: "ScoredPredictionRow" });
 

@@ -8,6 +8,10 @@ const DEFAULT_SNAPSHOT = fileURLToPath(
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const intMs = (fallback: number) => z.coerce.number().int().positive().max(MAX_TIMER_MS).default(fallback);
+/** An amount of micro-credits: 1..18 decimal digits, read as a bigint. */
+const microCredits = (fallback: string) =>
+  z.string().regex(/^[0-9]{1,18}$/, "must be decimal digits (micro-credits)").default(fallback)
+    .transform((digits) => BigInt(digits));
 const flag = (fallback: boolean) =>
   z.enum(["1", "0", "true", "false"]).default(fallback ? "1" : "0").transform((v) =>
     v === "1" || v === "true"
@@ -108,8 +112,11 @@ export const configSchema = z.object({
   /** Largest body of a completion request, in bytes. */
   FGW_GATEWAY_MAX_BODY_BYTES: z.coerce.number().int().min(1_024).max(64 * 1_048_576).default(1_048_576),
   /** Per-miner daily cap on validator completions, micro-credits (decimal digits). */
-  FGW_VALIDATOR_DAILY_CAP_MICRO: z.string().regex(/^[0-9]{1,18}$/, "must be decimal digits (micro-credits)")
-    .default("5000000").transform((digits) => BigInt(digits)),
+  FGW_VALIDATOR_DAILY_CAP_MICRO: microCredits("5000000"),
+  /** What the validator completions of one lease (one agent run) may cost in all, micro-credits. */
+  FGW_LEASE_LLM_CAP_MICRO: microCredits("500000"),
+  /** What one validator's completions for one miner may cost per UTC day, micro-credits. */
+  FGW_VALIDATOR_MINER_DAILY_CAP_MICRO: microCredits("2500000"),
   /** How long a validator holds a leased assignment (docs/assignments.md). */
   FGW_LEASE_MS: intMs(600_000),
   /** How long after its lease expired the holder may still submit, while nobody re-claimed it. */

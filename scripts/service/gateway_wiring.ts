@@ -8,6 +8,7 @@ import {
 } from "../../actors/gateway/mod.ts";
 import type { Clock, Logger, Metrics, UpstreamObserver } from "../../actors/kernel/mod.ts";
 import type { Config } from "./config.ts";
+import type { ValidatorCaps } from "../../routes/gateway/validator_completions.ts";
 
 /**
  * A configuration the service refuses to start with (a bad provider catalog, a hold TTL or a
@@ -71,4 +72,13 @@ export function createCompletionDesk(
     log,
     onCharge: (provider, basis) => metrics.gatewayCharged(provider, basis),
   });
+}
+
+/** The spend caps of validator completions (docs/billing.md, "Spend caps of validator completions"). */
+export function validatorCapsOf(config: Config): ValidatorCaps {
+  return {
+    minerDailyMicro: config.FGW_VALIDATOR_DAILY_CAP_MICRO,
+    validatorMinerDailyMicro: config.FGW_VALIDATOR_MINER_DAILY_CAP_MICRO,
+    leaseMicro: config.FGW_LEASE_LLM_CAP_MICRO,
+  };
 }

@@ -44,6 +44,7 @@ export function createPredictions(config: Config, deps: PredictionsDeps): Predic
   const reader = new PredictionReader({
     catalog: deps.catalog,
     assignments: deps.storage.assignments,
+    billing: deps.storage.billing,
     leaderboard: deps.leaderboard,
     cacheMs: config.FGW_PREDICTIONS_CACHE_MS,
     clock: deps.clock,

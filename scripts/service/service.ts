@@ -20,7 +20,12 @@ import type { PriceSource, PriceView } from "../../actors/prices/mod.ts";
 import { createPrices } from "./prices_wiring.ts";
 import { type AskMiner, minerActorKind, minerAsker } from "../../actors/agents/mod.ts";
 import { createScoring, type ScoringWiring } from "./scoring_wiring.ts";
-import { createCompletionDesk, createGateway, type GatewayWiring } from "./gateway_wiring.ts";
+import {
+  createCompletionDesk,
+  createGateway,
+  type GatewayWiring,
+  validatorCapsOf,
+} from "./gateway_wiring.ts";
 import { createPredictions, type PredictionsWiring } from "./predictions_wiring.ts";
 
 /** A wired service instance: storage, actors, periodic jobs and the HTTP app. */
@@ -123,14 +128,17 @@ export async function createService(config: Config, options: ServiceOptions = {}
     onRefreshError: () => metrics.storageError("prices_view"),
     ...(options.priceSource ? { source: options.priceSource } : {}),
   });
-  const { signatureGuard, validators, assignmentSync, verifyPool } = createValidatorLoop(config, {
-    storage,
-    metagraph: metagraph.view,
-    catalog: catalog.view,
-    pool: catalog.routes.pool,
-    clock,
-    log,
-  });
+  const { signatureGuard, validators, heldLeases, assignmentSync, verifyPool } = createValidatorLoop(
+    config,
+    {
+      storage,
+      metagraph: metagraph.view,
+      catalog: catalog.view,
+      pool: catalog.routes.pool,
+      clock,
+      log,
+    },
+  );
   const askMiner = minerAsker(
     actors,
     actors.register(minerActorKind({
@@ -222,7 +230,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     gateway: {
       catalog: gateway.catalog,
       desk: createCompletionDesk(gateway, { askOrg, clock, log, metrics }),
-      validatorDailyCapMicro: config.FGW_VALIDATOR_DAILY_CAP_MICRO,
+      leases: heldLeases,
+      validatorCaps: validatorCapsOf(config),
     },
   });
   return {

@@ -2,6 +2,7 @@ import type { Clock, Logger } from "../../actors/kernel/mod.ts";
 import type { CatalogView, PoolRules } from "../../actors/catalog/mod.ts";
 import {
   AssignmentSyncJob,
+  HeldLeases,
   lazySr25519Verify,
   type MetagraphView,
   SignatureGuard,
@@ -15,6 +16,8 @@ import type { Config } from "./config.ts";
 export interface ValidatorLoopWiring {
   signatureGuard: SignatureGuard;
   validators: ValidatorDesk;
+  /** The lease check of validator completions. */
+  heldLeases: HeldLeases;
   assignmentSync: AssignmentSyncJob;
   /** Verification threads of the signature guard (`FGW_VERIFY_WORKERS`); closed with the service. */
   verifyPool: VerifyPool;
@@ -77,5 +80,6 @@ export function createValidatorLoop(
     clock,
     log,
   });
-  return { signatureGuard, validators, assignmentSync, verifyPool };
+  const heldLeases = new HeldLeases(storage.assignments, { graceMs: config.FGW_LEASE_GRACE_MS });
+  return { signatureGuard, validators, heldLeases, assignmentSync, verifyPool };
 }

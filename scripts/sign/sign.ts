@@ -23,7 +23,8 @@ const HELP = `Usage: deno task sign [options] METHOD URL
 Prints the headers that sign the request, one "name: value" line each.
   FGW_SIGNING_SECRET   hex seed (32 bytes) or secret key (64 bytes) of the hotkey; never printed
   --miner              sign as a miner (x-miner-* headers, domain forecasting-gateway/miner/v1)
-  --miner-hotkey SS58  validator acting for this miner (x-miner-hotkey, gateway route)
+  --miner-hotkey SS58  validator acting for this miner (x-miner-hotkey, validator completions,
+                       whose body names the lease: "agentPredictionId")
   --body TEXT          the exact body that will be sent
   --body-file PATH     the exact body that will be sent, from a file
   --nonce TEXT         use this nonce (default: 32 random hex digits)

@@ -5,15 +5,9 @@
  * read (private to storage/kv).
  */
 import { type AccountChange, capDelta, type Hold, type OrgAccount } from "../billing_store.ts";
+import { capCounters, counterLimit } from "../spend_caps.ts";
 import { orgKeys } from "./_org_keys.ts";
-import {
-  checkedNext,
-  fitsCap,
-  type KvWrites,
-  type MarkerKeys,
-  writeHolds,
-  writeRecords,
-} from "./_billing_commit.ts";
+import { checkedNext, type KvWrites, type MarkerKeys, writeHolds, writeRecords } from "./_billing_commit.ts";
 
 /** Deno KV reads at most this many keys per `getMany`. */
 const GET_MANY_LIMIT = 10;
@@ -65,7 +59,7 @@ export class BatchView implements KvWrites {
   }
 }
 
-/** The keys a change's conditions read before its daily counter (which depends on what they hold). */
+/** The keys a change's conditions read before its spend counters (which depend on what they hold). */
 export function keysOf(orgId: string, change: AccountChange): Deno.KvKey[] {
   const holdId = change.addHold?.id ?? change.removeHoldId;
   const { absent, present } = markerKeys(orgId, change);
@@ -106,8 +100,8 @@ export async function applyChange(
 }
 
 /**
- * Moves the daily counter of the capped hold `change` touches (added, removed, or settled late);
- * false when an added capped hold does not fit its cap.
+ * Moves the spend counters of the capped hold `change` touches (added, removed, or settled late);
+ * false when an added capped hold does not fit one of its caps.
  */
 async function moveCap(
   view: BatchView,
@@ -122,12 +116,19 @@ async function moveCap(
     : reservation;
   const cap = change.addHold?.cap ?? removed?.cap ?? settled?.cap;
   if (!cap) return true;
-  const key = orgKeys.dailySpend(cap.minerHotkey, cap.day);
-  const spentMicro = (await view.get<bigint>(key)) ?? 0n;
   const delta = capDelta(change, { removed, settledCapped: settled?.cap !== undefined });
-  if (!fitsCap({ cap, spentMicro, delta }, change)) return false;
-  view.set(key, spentMicro + delta);
+  for (const counter of capCounters(cap)) {
+    const key = orgKeys.capSpent(counter);
+    const spentMicro = ((await view.get<bigint>(key)) ?? 0n) + delta;
+    if (change.addHold?.cap && spentMicro > counterLimit(counter, requireLimits(change))) return false;
+    view.set(key, spentMicro);
+  }
   return true;
+}
+
+function requireLimits(change: AccountChange) {
+  if (!change.capLimits) throw new RangeError("A capped hold needs capLimits");
+  return change.capLimits;
 }
 
 /**

@@ -2,7 +2,6 @@
 import {
   type AccountChange,
   type Hold,
-  type HoldCap,
   type LedgerEntry,
   MAX_MICRO,
   type OrgAccount,
@@ -27,24 +26,10 @@ export interface KvWrites {
   delete(key: Deno.KvKey): unknown;
 }
 
-/** The daily counter a change moves, as read with the rest. */
-export interface CapRead {
-  cap: HoldCap;
-  spentMicro: bigint;
-  delta: bigint;
-}
-
 /** The marker keys a change's conditions need absent (unused) or present (reserved before). */
 export interface MarkerKeys {
   absent: Deno.KvKey[];
   present: Deno.KvKey[];
-}
-
-/** An added capped hold fits its day's cap (a change that adds no capped hold always fits). */
-export function fitsCap(capped: CapRead, change: AccountChange): boolean {
-  if (!change.addHold?.cap) return true;
-  if (change.capLimitMicro === undefined) throw new RangeError("A capped hold needs capLimitMicro");
-  return capped.spentMicro + capped.delta <= change.capLimitMicro;
 }
 
 /** The account after `change`, or null when one of its conditions does not hold. */
@@ -106,5 +91,7 @@ export function writeRecords(
   if (usage) {
     const record: UsageRecord = { ...usage, seq: next.version, atMs };
     op.set(orgKeys.usage(orgId, next.version), record);
+    const lease = usage.metadata.agentPredictionId;
+    if (typeof lease === "string") op.set(orgKeys.leaseUsage(lease, orgId, next.version), usage.amountMicro);
   }
 }

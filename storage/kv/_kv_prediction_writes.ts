@@ -1,5 +1,5 @@
 import { StoreRefusal } from "../store_refusal.ts";
-import type { Assignment, StoredPrediction } from "../assignment_record.ts";
+import { type Assignment, holdsLease, type StoredPrediction } from "../assignment_record.ts";
 import type { MarkScoredOptions, SubmitOptions, SubmitReceipt } from "../assignment_store.ts";
 import type { StoredEvent } from "../event_record.ts";
 import { eventKey } from "./kv_event_store.ts";
@@ -65,15 +65,11 @@ function admit(
   nowMs: number,
 ): SubmitReceipt | StoreRefusal | "store" {
   const id = assignment.agentPredictionId;
-  const lease = assignment.lease;
-  const holder = lease?.validatorHotkey === options.validatorHotkey;
+  const holder = assignment.lease?.validatorHotkey === options.validatorHotkey;
   if (assignment.status === "submitted" || assignment.status === "scored") {
     return holder ? { agentPredictionId: id, stored: false } : notHeld(id);
   }
-  if (assignment.status !== "in_progress" || !lease || !holder) return notHeld(id);
-  if (options.leaseToken !== undefined && options.leaseToken !== lease.token) return notHeld(id);
-  if (nowMs > lease.expiresAtMs + options.graceMs) return notHeld(id);
-  return "store";
+  return holdsLease(assignment, options, nowMs) ? "store" : notHeld(id);
 }
 
 function predictionOf(assignment: Assignment, options: SubmitOptions): StoredPrediction {

@@ -1,3 +1,5 @@
+import { type CapName, counterParts, type SpendCounter } from "../spend_caps.ts";
+
 /** Deno KV keys of organisations and their billing records (shared by the two KV stores). */
 export const orgKeys = {
   org: (orgId: string): Deno.KvKey => ["org", orgId],
@@ -22,6 +24,21 @@ export const orgKeys = {
   usages: (orgId: string): Deno.KvKey => ["org_usage", orgId],
   creditReference: (orgId: string, reference: string): Deno.KvKey => ["org_credit_ref", orgId, reference],
   settledHold: (orgId: string, holdId: string): Deno.KvKey => ["org_settled", orgId, holdId],
-  /** A miner's daily counter of capped holds and their charges (`BillingStore.dailySpend`). */
-  dailySpend: (minerHotkey: string, day: string): Deno.KvKey => ["miner_daily_spend", minerHotkey, day],
+  /** A spend counter of capped holds and their charges (`BillingStore.capSpent`). */
+  capSpent: (counter: SpendCounter): Deno.KvKey => [COUNTER_PREFIX[counter.cap], ...counterParts(counter)],
+  /** A usage record naming a lease (`metadata.agentPredictionId`), under the lease: its amount. */
+  leaseUsage: (agentPredictionId: string, orgId: string, seq: number): Deno.KvKey => [
+    "usage_by_lease",
+    agentPredictionId,
+    orgId,
+    seq,
+  ],
+  leaseUsages: (agentPredictionId: string): Deno.KvKey => ["usage_by_lease", agentPredictionId],
+};
+
+/** The first part of each cap's counter keys (the daily one as it has always been stored). */
+const COUNTER_PREFIX: Record<CapName, string> = {
+  daily: "miner_daily_spend",
+  validator: "validator_miner_spend",
+  lease: "lease_llm_spend",
 };

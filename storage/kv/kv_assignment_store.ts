@@ -3,6 +3,7 @@ import {
   type Assignment,
   type AssignmentTarget,
   digestOf,
+  holdsLease,
   type PredictionDigest,
   type ScoringPrediction,
   scoringPredictionOf,
@@ -14,6 +15,7 @@ import type {
   ClaimResult,
   EnsureOptions,
   EnsureResult,
+  HeldLeaseOptions,
   ListEventOptions,
   ListScoredOptions,
   MarkScoredOptions,
@@ -104,6 +106,11 @@ export class KvAssignmentStore implements AssignmentStore {
 
   async get(agentPredictionId: string): Promise<Assignment | null> {
     return (await this.#kv.get<Assignment>(assignmentKey(agentPredictionId))).value;
+  }
+
+  async heldLease(agentPredictionId: string, options: HeldLeaseOptions): Promise<Assignment | null> {
+    const assignment = await this.get(agentPredictionId);
+    return assignment && holdsLease(assignment, options, this.#now()) ? assignment : null;
   }
 
   async getPrediction(agentPredictionId: string): Promise<StoredPrediction | null> {

@@ -4,9 +4,11 @@ import {
   type ExpiredHold,
   type ExpiredPage,
   type Hold,
+  type LeaseUsage,
   type LedgerEntry,
   type OrgAccount,
   type SeqPage,
+  type SpendCounter,
   type UsageRecord,
 } from "../billing_store.ts";
 import { orgKeys } from "./_org_keys.ts";
@@ -20,7 +22,7 @@ const MAX_ATTEMPTS = 1_000;
 /**
  * Balances, holds, ledger and usage in Deno KV (bigint values stored natively). A commit reads
  * the account and whatever its conditions depend on (the hold, the reference, settled-hold and
- * reservation markers, a capped hold's daily counter), checks them, and writes everything in one
+ * reservation markers, a capped hold's spend counters), checks them, and writes everything in one
  * `kv.atomic()` checked against those versionstamps; when another writer got in between, it reads
  * and checks again. So the balance, its ledger entry, the holds and the usage record change
  * together or not at all. A batch commit checks its changes one after the other on what the
@@ -28,10 +30,10 @@ const MAX_ATTEMPTS = 1_000;
  */
 export class KvBillingStore implements BillingStore {
   /**
-   * One atomic checks at most 100 keys: a change reads at most five (its hold, three markers, a
-   * daily counter) besides the account.
+   * One atomic checks at most 100 keys: a change reads at most seven (its hold, three markers,
+   * three spend counters) besides the account, which the batch's changes share.
    */
-  readonly maxBatch = 16;
+  readonly maxBatch = 12;
   readonly #kv: Deno.Kv;
 
   constructor(kv: Deno.Kv) {
@@ -70,8 +72,20 @@ export class KvBillingStore implements BillingStore {
     }, { what: `commit to account ${orgId}`, attempts: MAX_ATTEMPTS });
   }
 
-  async dailySpend(minerHotkey: string, day: string): Promise<bigint> {
-    return (await this.#kv.get<bigint>(orgKeys.dailySpend(minerHotkey, day))).value ?? 0n;
+  async capSpent(counter: SpendCounter): Promise<bigint> {
+    return (await this.#kv.get<bigint>(orgKeys.capSpent(counter))).value ?? 0n;
+  }
+
+  async leaseUsage(agentPredictionIds: readonly string[]): Promise<Map<string, LeaseUsage>> {
+    const sums = await Promise.all(agentPredictionIds.map(async (id) => {
+      const usage = { calls: 0, costMicro: 0n };
+      for await (const entry of this.#kv.list<bigint>({ prefix: orgKeys.leaseUsages(id) })) {
+        usage.calls++;
+        usage.costMicro += entry.value;
+      }
+      return [id, usage] as const;
+    }));
+    return new Map(sums.filter(([, usage]) => usage.calls > 0));
   }
 
   async getHold(orgId: string, holdId: string): Promise<Hold | null> {

@@ -2,7 +2,7 @@
  * The rows of PgBillingStore's reads (holds, ledger entries, usage records): their columns and
  * their mapping to the store's records. Private to storage/postgres.
  */
-import type { Hold, LedgerEntry, LedgerKind, UsageRecord, UsageValue } from "../billing_store.ts";
+import type { Hold, HoldCap, LedgerEntry, LedgerKind, UsageRecord, UsageValue } from "../billing_store.ts";
 
 export interface HoldRow {
   hold_id: string;
@@ -11,6 +11,8 @@ export interface HoldRow {
   expires_at_ms: bigint;
   cap_miner: string | null;
   cap_day: string | null;
+  cap_validator: string | null;
+  cap_lease: string | null;
 }
 
 export interface LedgerRow {
@@ -35,7 +37,8 @@ export interface UsageRow {
 }
 
 export const LEDGER = "seq, at_ms, kind, amount_micro, balance_after_micro, reference, hold_id";
-export const HOLD_COLUMNS = "hold_id, amount_micro, created_at_ms, expires_at_ms, cap_miner, cap_day";
+export const HOLD_COLUMNS =
+  "hold_id, amount_micro, created_at_ms, expires_at_ms, cap_miner, cap_day, cap_validator, cap_lease";
 export const USAGE = "seq, at_ms, hold_id, key_id, miner_hotkey, description, metadata, amount_micro";
 
 export function toHold(row: HoldRow): Hold {
@@ -46,7 +49,16 @@ export function toHold(row: HoldRow): Hold {
     expiresAtMs: Number(row.expires_at_ms),
     ...(row.cap_miner === null || row.cap_day === null
       ? {}
-      : { cap: { minerHotkey: row.cap_miner, day: row.cap_day } }),
+      : { cap: capOf(row, row.cap_miner, row.cap_day) }),
+  };
+}
+
+function capOf(row: HoldRow, minerHotkey: string, day: string): HoldCap {
+  return {
+    minerHotkey,
+    day,
+    ...(row.cap_validator === null ? {} : { validatorHotkey: row.cap_validator }),
+    ...(row.cap_lease === null ? {} : { agentPredictionId: row.cap_lease }),
   };
 }
 

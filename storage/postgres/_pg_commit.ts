@@ -7,7 +7,15 @@
 import type { Fragment, PendingQuery, Sql, TransactionSql } from "postgres";
 import { ACCOUNT, type AccountRow, toAccount } from "./_pg_account.ts";
 import { HOLD_COLUMNS, LEDGER, USAGE } from "./_pg_billing_rows.ts";
-import { type AccountChange, MAX_MICRO, type OrgAccount } from "../billing_store.ts";
+import {
+  type AccountChange,
+  type CapLimits,
+  type HoldCap,
+  MAX_MICRO,
+  type OrgAccount,
+} from "../billing_store.ts";
+import { capCounters, counterLimit } from "../spend_caps.ts";
+import { CAP_COLUMNS, capQueries, counterMoves } from "./_pg_spend_caps.ts";
 
 /** postgres.js with BIGINT read and written as `bigint` (as `openPgStorage` configures it). */
 export type BigintSql = Sql<{ bigint: bigint }>;
@@ -26,11 +34,11 @@ export const REFUSED = Symbol("refused");
  * otherwise. Concurrent commits on one org queue on its row lock and each re-checks the conditions
  * on the row as the previous one left it (READ COMMITTED); unique keys refuse reused ids.
  *
- * A new capped hold also needs its day's counter to stay within `capLimitMicro`: in one
- * transaction the account statement runs first (locking the org's row), then the counter's
- * upsert, whose `WHERE` is evaluated on the row as the last writer left it (so instances never
- * pass the cap together); a refusal rolls both back. Every path locks the org's row before the
- * counter's, so the two never deadlock.
+ * A new capped hold also needs each of its counters to stay within its limit (`capLimits`): in
+ * one transaction the account statement runs first (locking the org's row), then each counter's
+ * upsert (daily, validator, lease), whose `WHERE` is evaluated on the row as the last writer left
+ * it (so instances never pass a cap together); a refusal rolls everything back. Every path locks
+ * the org's row before the counters', in that order, so they never deadlock.
  */
 export async function commitChange(
   sql: BigintSql,
@@ -43,8 +51,10 @@ export async function commitChange(
     return await sql.begin(async (tx) => {
       const next = accountOf(await accountQuery(tx, orgId, change));
       if (!next) throw REFUSED;
-      const [fits] = await capQuery(tx, change);
-      if (!fits) throw REFUSED;
+      for (const query of capQueries(tx, change)) {
+        const [fits] = await query;
+        if (!fits) throw REFUSED;
+      }
       return next;
     });
   } catch (error) {
@@ -54,11 +64,11 @@ export async function commitChange(
 }
 
 /** Throws a RangeError for a change no store applies: a hold added and removed, a cap without its limit. */
-export function requireShape({ addHold, removeHoldId, capLimitMicro }: AccountChange): void {
+export function requireShape({ addHold, removeHoldId, capLimits }: AccountChange): void {
   if (addHold && removeHoldId !== undefined) {
     throw new RangeError("Cannot add and remove a hold in one commit");
   }
-  if (addHold?.cap && capLimitMicro === undefined) throw new RangeError("A capped hold needs capLimitMicro");
+  if (addHold?.cap) requireCapLimits(addHold.cap, capLimits);
 }
 
 /** True for the end of a commit whose conditions did not hold (nothing was written). */
@@ -71,29 +81,12 @@ export function accountOf(rows: AccountRow[]): OrgAccount | null {
   return row ? toAccount(row) : null;
 }
 
-/**
- * The upsert of a new capped hold's daily counter: a row only if the counter plus the hold stays
- * within `capLimitMicro`. Its `WHERE` is evaluated on the row as the last writer left it.
- */
-export function capQuery(sql: Runner, change: AccountChange): PendingQuery<{ spent_micro: bigint }[]> {
-  const { cap, amountMicro } = change.addHold!;
-  const limit = change.capLimitMicro!;
-  return sql<{ spent_micro: bigint }[]>`
-    INSERT INTO miner_daily_spend (miner_hotkey, day, spent_micro)
-    SELECT ${cap!.minerHotkey}, ${
-    cap!.day
-  }, ${amountMicro}::bigint WHERE ${amountMicro}::bigint <= ${limit}::bigint
-    ON CONFLICT (miner_hotkey, day) DO UPDATE SET spent_micro = miner_daily_spend.spent_micro + EXCLUDED.spent_micro
-      WHERE miner_daily_spend.spent_micro + EXCLUDED.spent_micro <= ${limit}::bigint
-    RETURNING spent_micro`;
-}
-
 /** The account statement of `change`: one row (the new account) when its conditions held, else none. */
 export function accountQuery(sql: Runner, orgId: string, change: AccountChange): PendingQuery<AccountRow[]> {
   const { addHold, removeHoldId, entry, usage } = change;
   const removed = removeHoldId === undefined ? sql`` : sql`removed AS (
     DELETE FROM org_holds WHERE org_id = ${orgId} AND hold_id = ${removeHoldId}
-    RETURNING amount_micro, cap_miner, cap_day),`;
+    RETURNING amount_micro, ${sql.unsafe(CAP_COLUMNS)}),`;
   const held = removeHoldId === undefined
     ? sql`held_micro + ${addHold?.amountMicro ?? 0n}`
     : sql`held_micro - (SELECT amount_micro FROM removed)`;
@@ -137,7 +130,10 @@ function holdInsert(sql: Runner, orgId: string, { addHold }: AccountChange): Fra
   if (!addHold) return sql``;
   const values = sql`SELECT ${orgId}, ${addHold.id}, ${addHold.amountMicro}::bigint,
     ${addHold.createdAtMs}::bigint, ${addHold.expiresAtMs}::bigint,
-    ${addHold.cap?.minerHotkey ?? null}::text, ${addHold.cap?.day ?? null}::text FROM account`;
+    ${addHold.cap?.minerHotkey ?? null}::text, ${addHold.cap?.day ?? null}::text,
+    ${addHold.cap?.validatorHotkey ?? null}::text, ${
+    addHold.cap?.agentPredictionId ?? null
+  }::text FROM account`;
   return sql`, added AS (INSERT INTO org_holds (${sql.unsafe(HOLD)}) ${values}),
     reserved AS (INSERT INTO org_hold_reservations (${sql.unsafe(HOLD)}) ${values})`;
 }
@@ -158,24 +154,29 @@ function usageInsert(sql: Runner, orgId: string, { usage, atMs }: AccountChange)
 }
 
 /**
- * The daily counter's move when the change removes or settles a capped hold (`capDelta`): the
+ * The spend counters' moves when the change removes or settles a capped hold (`capDelta`): the
  * removed hold's amount off, the settled cost on; for a late settle (the hold released or expired
- * before) the cost, on the day its reservation names. Nothing for an uncapped hold, and nothing
- * unless the account's conditions held.
+ * before) the cost, on the counters its reservation names. Nothing for an uncapped hold, and
+ * nothing unless the account's conditions held.
  */
 function spendMove(sql: Runner, orgId: string, { removeHoldId, entry }: AccountChange): Fragment {
   const cost = entry?.kind === "debit" && entry.holdId !== undefined ? -entry.amountMicro : null;
+  const caps = sql.unsafe(CAP_COLUMNS);
   let source: Fragment;
   if (removeHoldId !== undefined) {
-    source = sql`SELECT cap_miner, cap_day, ${cost ?? 0n}::bigint - amount_micro AS delta FROM removed`;
+    source = sql`SELECT ${caps}, ${cost ?? 0n}::bigint - amount_micro AS delta FROM removed`;
   } else if (cost !== null) {
-    source = sql`SELECT cap_miner, cap_day, ${cost}::bigint AS delta FROM org_hold_reservations
+    source = sql`SELECT ${caps}, ${cost}::bigint AS delta FROM org_hold_reservations
       WHERE org_id = ${orgId} AND hold_id = ${entry!.holdId!}`;
   } else {
     return sql``;
   }
-  return sql`, spend AS (INSERT INTO miner_daily_spend (miner_hotkey, day, spent_micro)
-    SELECT cap_miner, cap_day, delta FROM (${source}) AS moved
-    WHERE cap_miner IS NOT NULL AND EXISTS (SELECT 1 FROM account)
-    ON CONFLICT (miner_hotkey, day) DO UPDATE SET spent_micro = miner_daily_spend.spent_micro + EXCLUDED.spent_micro)`;
+  return sql`, moved AS (SELECT * FROM (${source}) AS s WHERE EXISTS (SELECT 1 FROM account))
+    ${counterMoves(sql, "moved", { grouped: false })}`;
+}
+
+/** A RangeError unless `limits` names a limit for each counter of `cap`. */
+function requireCapLimits(cap: HoldCap, limits: CapLimits | undefined): void {
+  if (!limits) throw new RangeError("A capped hold needs capLimits");
+  for (const counter of capCounters(cap)) counterLimit(counter, limits);
 }

@@ -8,7 +8,6 @@ import {
   accountOf,
   accountQuery,
   type BigintSql,
-  capQuery,
   isRefusal,
   REFUSED,
   requireShape,
@@ -16,12 +15,13 @@ import {
 } from "./_pg_commit.ts";
 import type { AccountRow } from "./_pg_account.ts";
 import type { AccountChange, OrgAccount } from "../billing_store.ts";
+import { capQueries } from "./_pg_spend_caps.ts";
 
 /**
  * Applies `changes` to `orgId`'s account in order, all or none (`BillingStore.commitBatch`): the
  * account after each change, or null when one change's conditions did not hold (the transaction is
  * rolled back). The statements are sent together (pipelined on the transaction's connection) and
- * run in order: the first locks the org's row, so every daily counter is locked after it, as in a
+ * run in order: the first locks the org's row, so every spend counter is locked after it, as in a
  * single commit, and the batch never deadlocks with one.
  */
 export async function commitBatch(
@@ -48,18 +48,18 @@ export async function commitBatch(
 
 interface Step {
   account: PendingQuery<AccountRow[]>;
-  cap: PendingQuery<{ spent_micro: bigint }[]> | null;
+  caps: PendingQuery<{ spent_micro: bigint }[]>[];
 }
 
-/** The statements of one change, sent now: its account statement, then a new capped hold's counter. */
+/** The statements of one change, sent now: its account statement, then a new capped hold's counters. */
 function stepQueries(tx: Runner, orgId: string, change: AccountChange): Step {
   const account = accountQuery(tx, orgId, change).execute();
-  const cap = change.addHold?.cap ? capQuery(tx, change).execute() : null;
-  return { account, cap };
+  const caps = change.addHold?.cap ? capQueries(tx, change).map((query) => query.execute()) : [];
+  return { account, caps };
 }
 
-/** The account after the step, or null when its conditions (or its counter's cap) did not hold. */
+/** The account after the step, or null when its conditions (or one of its counters' caps) did not hold. */
 async function stepResult(step: Step): Promise<OrgAccount | null> {
-  const [next, fits] = await Promise.all([step.account, step.cap ?? Promise.resolve([true])]);
-  return fits.length > 0 ? accountOf(next) : null;
+  const [next, fits] = await Promise.all([step.account, Promise.all(step.caps)]);
+  return fits.every((rows) => rows.length > 0) ? accountOf(next) : null;
 }

@@ -15,11 +15,12 @@
  * the changes before it freed (window sums in change order); so each new hold fits where it
  * stands, as if committed alone. Only then are the found holds of the applied orgs deleted and the
  * new rows written; an org refused there writes nothing and the others still apply. A removed
- * capped hold moves its miner's daily counter in the same statement.
+ * capped hold moves its spend counters in the same statement.
  */
 import type { BigintSql } from "./_pg_commit.ts";
 import type { AccountChange, OrgAccount } from "../billing_store.ts";
 import { pgArray } from "./_pg_array.ts";
+import { CAP_COLUMNS, counterMoves } from "./_pg_spend_caps.ts";
 
 /** One org's changes, as `commitBatch` takes them. */
 export interface OrgChanges {
@@ -102,7 +103,8 @@ export async function groupedCommit(sql: BigintSql, entries: OrgChanges[]): Prom
     locked AS MATERIALIZED (
       SELECT id, last_usage_at_ms FROM orgs WHERE id IN (SELECT org_id FROM c) ORDER BY id FOR UPDATE),
     held AS MATERIALIZED (
-      SELECT h.org_id, h.hold_id, h.amount_micro, h.cap_miner, h.cap_day, c.entry_amount
+      SELECT h.org_id, h.hold_id, h.amount_micro, h.cap_miner, h.cap_day, h.cap_validator, h.cap_lease,
+        c.entry_amount
       FROM c CROSS JOIN LATERAL (
         SELECT * FROM org_holds h WHERE h.org_id = c.org_id AND h.hold_id = c.remove_id
           AND h.org_id IN (SELECT id FROM locked) LIMIT 1 FOR UPDATE) h),
@@ -169,11 +171,10 @@ export async function groupedCommit(sql: BigintSql, entries: OrgChanges[]): Prom
       SELECT t.org_id, a.version_before + t.idx, t.at_ms, t.remove_id, t.usage_key, t.usage_miner,
         t.usage_description, t.usage_metadata::jsonb, t.usage_amount
       FROM sums t JOIN account a ON a.id = t.org_id WHERE t.usage_amount IS NOT NULL),
-    spend AS (
-      INSERT INTO miner_daily_spend (miner_hotkey, day, spent_micro)
-      SELECT cap_miner, cap_day, sum(-coalesce(entry_amount, 0) - amount_micro)::bigint FROM held
-      WHERE cap_miner IS NOT NULL AND org_id IN (SELECT id FROM account) GROUP BY cap_miner, cap_day
-      ON CONFLICT (miner_hotkey, day) DO UPDATE SET spent_micro = miner_daily_spend.spent_micro + EXCLUDED.spent_micro)
+    moved AS (
+      SELECT ${sql.unsafe(CAP_COLUMNS)}, -coalesce(entry_amount, 0) - amount_micro AS delta FROM held
+      WHERE cap_miner IS NOT NULL AND org_id IN (SELECT id FROM account))
+    ${counterMoves(sql, "moved", { grouped: true })}
     SELECT t.org_id, t.idx, a.balance_before + t.entries_upto AS balance_after,
       a.held_before + t.held_upto AS held_after, a.version_before + t.idx AS version_after,
       coalesce((SELECT u.at_ms FROM sums u WHERE u.org_id = t.org_id AND u.idx = t.usage_idx_upto),

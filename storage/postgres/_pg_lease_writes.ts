@@ -3,10 +3,16 @@
  * that also makes the signed request's nonce use and rate hit when given one (`useGate`): the claim
  * (`claim_assignment`, migrations 007 and 013) and the submission.
  */
-import type { Sql } from "postgres";
+import type { Fragment, Sql } from "postgres";
 import { StoreRefusal } from "../store_refusal.ts";
 import type { Assignment, Lease } from "../assignment_record.ts";
-import type { ClaimOptions, ClaimResult, SubmitOptions, SubmitReceipt } from "../assignment_store.ts";
+import type {
+  ClaimOptions,
+  ClaimResult,
+  HeldLeaseOptions,
+  SubmitOptions,
+  SubmitReceipt,
+} from "../assignment_store.ts";
 import type { EventRecord } from "../event_record.ts";
 import { type AssignmentRow, jsonParam, toAssignment } from "./_pg_assignment_rows.ts";
 import { useGate } from "./_pg_signed_use.ts";
@@ -88,7 +94,6 @@ export async function submitPrediction(
  * in_progress row). A gate that says no makes `target` empty: nothing locked, nothing written.
  */
 async function submitStatement(sql: Sql, id: string, options: SubmitOptions): Promise<SubmitRow> {
-  const { validatorHotkey, graceMs } = options;
   const version = options.eventVersion ?? null;
   const [row] = await sql<SubmitRow[]>`
     WITH ${useGate(sql, options.use)}, target AS (
@@ -98,9 +103,7 @@ async function submitStatement(sql: Sql, id: string, options: SubmitOptions): Pr
       SELECT t.id, (${version}::INT IS NULL
         OR (SELECT e.version FROM events e WHERE e.id = t.event_id) IS NOT DISTINCT FROM ${version}::INT) AS same
       FROM target t
-      WHERE t.status = 'in_progress' AND t.lease_holder = ${validatorHotkey}
-        AND (${options.leaseToken ?? null}::TEXT IS NULL OR t.lease_token = ${options.leaseToken ?? null})
-        AND storage_now_ms() <= t.lease_expires_at_ms + ${Math.floor(graceMs)}::BIGINT
+      WHERE ${leaseHeld(sql, options)}
     ), accepted AS (
       UPDATE assignments a SET status = 'submitted' FROM held h WHERE a.id = h.id AND h.same
       RETURNING a.*
@@ -120,4 +123,17 @@ async function submitStatement(sql: Sql, id: string, options: SubmitOptions): Pr
       EXISTS (SELECT 1 FROM stored) AS stored, EXISTS (SELECT 1 FROM held WHERE NOT same) AS event_changed
     FROM gate g LEFT JOIN target t ON true`;
   return row!;
+}
+
+/**
+ * The condition that the assignment row `t` is in progress under a lease `options.validatorHotkey`
+ * holds now, on the storage's clock (`storage_now_ms()`): live, or at most `graceMs` past its
+ * expiry (a re-claim made another validator, or a new token, the holder). What a submission and a
+ * validator completion both require (`holdsLease` is the same rule in memory).
+ */
+export function leaseHeld(sql: Sql, options: HeldLeaseOptions & { leaseToken?: string }): Fragment {
+  const token = options.leaseToken ?? null;
+  return sql`t.status = 'in_progress' AND t.lease_holder = ${options.validatorHotkey}
+    AND (${token}::TEXT IS NULL OR t.lease_token = ${token})
+    AND storage_now_ms() <= t.lease_expires_at_ms + ${Math.floor(options.graceMs)}::BIGINT`;
 }

@@ -13,6 +13,7 @@ import type {
   ClaimResult,
   EnsureOptions,
   EnsureResult,
+  HeldLeaseOptions,
   ListEventOptions,
   ListScoredOptions,
   MarkScoredOptions,
@@ -33,7 +34,7 @@ import {
   toScoringPrediction,
 } from "./_pg_assignment_rows.ts";
 import { ensureAssignments, retireAssignments } from "./_pg_assignment_queue.ts";
-import { claimAssignment, submitPrediction } from "./_pg_lease_writes.ts";
+import { claimAssignment, leaseHeld, submitPrediction } from "./_pg_lease_writes.ts";
 import {
   assignmentStatus,
   eventsWithUnmarked,
@@ -92,6 +93,14 @@ export class PgAssignmentStore implements AssignmentStore {
       assignmentStatus(sql)
     } AS status
       FROM assignments a WHERE id = ${agentPredictionId}`;
+    return row ? toAssignment(row) : null;
+  }
+
+  async heldLease(agentPredictionId: string, options: HeldLeaseOptions): Promise<Assignment | null> {
+    const sql = this.#sql;
+    const [row] = await sql<AssignmentRow[]>`
+      SELECT ${sql(ASSIGNMENT_COLUMNS)} FROM assignments t
+      WHERE id = ${agentPredictionId} AND ${leaseHeld(sql, options)}`;
     return row ? toAssignment(row) : null;
   }
 

@@ -10,11 +10,14 @@ import {
   type ExpiredHold,
   type ExpiredPage,
   type Hold,
+  type LeaseUsage,
   type LedgerEntry,
   type OrgAccount,
   type SeqPage,
+  type SpendCounter,
   type UsageRecord,
 } from "../billing_store.ts";
+import { readCounter } from "./_pg_spend_caps.ts";
 import {
   HOLD_COLUMNS,
   type HoldRow,
@@ -40,8 +43,8 @@ const GROUPS_IN_FLIGHT = 2;
  * Balances, holds, ledger and usage in PostgreSQL. A commit is ONE statement (`commitChange`,
  * _pg_commit.ts): the account `UPDATE … WHERE id = $org AND <conditions>` and, as data-modifying
  * CTEs fed by its RETURNING row, the hold and its reservation, the ledger entry, the usage record
- * and a capped hold's daily counter. So they happen together or not at all, in one round trip (a
- * new capped hold: two statements in one transaction). A batch commit runs several such statements
+ * and a capped hold's spend counters. So they happen together or not at all, in one round trip (a
+ * new capped hold: one more statement per counter, in one transaction). A batch commit runs several such statements
  * in one transaction (`commitBatch`, _pg_commit_batch.ts). Concurrent commits on one org queue on its
  * row lock and each re-checks the conditions on the row as the previous one left it (READ
  * COMMITTED); unique keys (hold reservation, ledger reference and hold id) refuse the rest. So the
@@ -133,10 +136,19 @@ export class PgBillingStore implements BillingStore {
     return outcomes.map((value) => ({ status: "fulfilled", value }));
   }
 
-  async dailySpend(minerHotkey: string, day: string): Promise<bigint> {
-    const [row] = await this.#sql<{ spent_micro: bigint }[]>`
-      SELECT spent_micro FROM miner_daily_spend WHERE miner_hotkey = ${minerHotkey} AND day = ${day}`;
-    return row?.spent_micro ?? 0n;
+  capSpent(counter: SpendCounter): Promise<bigint> {
+    return readCounter(this.#sql, counter);
+  }
+
+  async leaseUsage(agentPredictionIds: readonly string[]): Promise<Map<string, LeaseUsage>> {
+    if (agentPredictionIds.length === 0) return new Map();
+    const rows = await this.#sql<{ id: string; calls: bigint; cost_micro: bigint }[]>`
+      SELECT metadata ->> 'agentPredictionId' AS id, count(*)::bigint AS calls, sum(amount_micro)::bigint AS cost_micro
+      FROM org_usage
+      WHERE metadata ? 'agentPredictionId'
+        AND metadata ->> 'agentPredictionId' = ANY(${pgArray([...agentPredictionIds])}::text[])
+      GROUP BY 1`;
+    return new Map(rows.map((row) => [row.id, { calls: Number(row.calls), costMicro: row.cost_micro }]));
   }
 
   async getHold(orgId: string, holdId: string): Promise<Hold | null> {

@@ -51,6 +51,7 @@ adapterTest(
     await assert.rejects(
       ask(ORG, { type: "reserve", amountMicro: 51n, holdId: "call-2", cap: CAP }),
       refusal("spend_cap_reached", {
+        cap: "daily",
         minerHotkey: HOTKEY_A,
         day: "2026-03-01",
         capMicro: "250",
@@ -59,7 +60,10 @@ adapterTest(
       }),
     );
     await ask(ORG, { type: "reserve", amountMicro: 50n, holdId: "call-3", cap: CAP });
-    assert.equal(await storage.billing.dailySpend(HOTKEY_A, "2026-03-01"), 250n);
+    assert.equal(
+      await storage.billing.capSpent({ cap: "daily", minerHotkey: HOTKEY_A, day: "2026-03-01" }),
+      250n,
+    );
     // The org's own money is another limit: an uncapped call still fits, and the cap is no credit.
     await ask(ORG, { type: "reserve", amountMicro: 9_000n, holdId: "customer" });
     const { availableMicro } = await ask(ORG, { type: "balance" });
@@ -71,7 +75,7 @@ adapterTest(
   "the counter is the hold's day's: settle after midnight, release and expiry all move that day",
   async ({ storage }) => {
     const { ask, clock } = await minerOrg(storage);
-    const spent = (day: string) => storage.billing.dailySpend(HOTKEY_A, day);
+    const spent = (day: string) => storage.billing.capSpent({ cap: "daily", minerHotkey: HOTKEY_A, day });
     await ask(ORG, { type: "reserve", amountMicro: 200n, holdId: "late", cap: CAP });
     clock.advance(120_000); // 00:01 on 2026-03-02
     const settled = await ask(ORG, { type: "settle", holdId: "late", costMicro: 80n, usage: USAGE });
@@ -108,5 +112,8 @@ adapterTest("when both the cap and the balance refuse, the answer is the cap's",
     }),
     (error: unknown) => error instanceof ServiceError && error.code === "insufficient_credits",
   );
-  assert.equal(await storage.billing.dailySpend(HOTKEY_A, "2026-03-01"), 0n);
+  assert.equal(
+    await storage.billing.capSpent({ cap: "daily", minerHotkey: HOTKEY_A, day: "2026-03-01" }),
+    0n,
+  );
 });

@@ -62,7 +62,9 @@ function worked(): ConsensusInput {
 
 Deno.test("the consensus is the score-weighted mean of the latest valid normalised predictions", () => {
   // yes = (0.3·0.7 + 0.1·0.2 + 0·1) / 0.4 = 0.23 / 0.4 = 0.575; no = (0.09 + 0.08) / 0.4 = 0.425.
-  const consensus = scoreWeightedConsensus(worked());
+  const input = worked();
+  const consensus = scoreWeightedConsensus(input);
+  const id = (index: number) => input.predictions[index]!.agentPredictionId;
   assert.deepEqual(consensus.forecast, {
     outcomeProbabilities: { yes: 0.575, no: 0.425 },
     contributors: 2,
@@ -70,9 +72,9 @@ Deno.test("the consensus is the score-weighted mean of the latest valid normalis
     updatedAt: at(-2), // B's; C weighs 0 and does not count
   });
   assert.deepEqual(consensus.miners, [
-    { uid: 1, hotkey: "A", weight: 0.3, predictedAt: at(-3) },
-    { uid: 2, hotkey: "B", weight: 0.1, predictedAt: at(-2) },
-    { uid: 3, hotkey: "C", weight: 0, predictedAt: at(-0.5) },
+    { uid: 1, hotkey: "A", agentPredictionId: id(1), weight: 0.3, predictedAt: at(-3) },
+    { uid: 2, hotkey: "B", agentPredictionId: id(3), weight: 0.1, predictedAt: at(-2) },
+    { uid: 3, hotkey: "C", agentPredictionId: id(4), weight: 0, predictedAt: at(-0.5) },
   ]);
 });
 

@@ -8,7 +8,7 @@ const START = Date.UTC(2026, 10, 24);
 
 function entry(id: string, scored: ScoredMiners): CachedPrediction {
   const event = eventRecord(id, START);
-  return { event, scored, prediction: customerPrediction(event, [], scored) };
+  return { event, scored, prediction: customerPrediction(event, { forecast: null, miners: [] }, new Map()) };
 }
 
 function scores(): ScoredMiners {

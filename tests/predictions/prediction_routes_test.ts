@@ -15,6 +15,9 @@ import {
   SCORE_1,
 } from "./prediction_world.ts";
 
+/** The LLM usage of a miner row whose run made no LLM call. */
+const NO_LLM_CALLS = { llmCalls: 0, llmCostMicro: "0" };
+
 adapterTest(
   "GET /v1/predictions/{eventId} serves the hand-computed consensus of an open event",
   async ({ storage }) => {
@@ -41,8 +44,14 @@ adapterTest(
         updatedAt: isoAt(BASE + 3 * DAY),
       },
       miners: [
-        { uid: 0, hotkey: minerHotkey(0), weight: SCORE_0, predictedAt: isoAt(BASE + 2 * HOUR) },
-        { uid: 1, hotkey: minerHotkey(1), weight: SCORE_1, predictedAt: isoAt(BASE + HOUR) },
+        {
+          uid: 0,
+          hotkey: minerHotkey(0),
+          weight: SCORE_0,
+          predictedAt: isoAt(BASE + 2 * HOUR),
+          ...NO_LLM_CALLS,
+        },
+        { uid: 1, hotkey: minerHotkey(1), weight: SCORE_1, predictedAt: isoAt(BASE + HOUR), ...NO_LLM_CALLS },
       ],
     });
   },
@@ -63,6 +72,7 @@ adapterTest("a resolved event's miner rows show their probabilities", async ({ s
       weight: SCORE_0,
       predictedAt: isoAt(BASE + HOUR),
       outcomeProbabilities: { [yes]: 0.7, [no]: 0.3 },
+      ...NO_LLM_CALLS,
     },
     {
       uid: 1,
@@ -70,6 +80,7 @@ adapterTest("a resolved event's miner rows show their probabilities", async ({ s
       weight: SCORE_1,
       predictedAt: isoAt(BASE + HOUR),
       outcomeProbabilities: { [yes]: 0.5, [no]: 0.5 },
+      ...NO_LLM_CALLS,
     },
   ]);
 });

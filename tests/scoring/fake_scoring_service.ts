@@ -93,6 +93,8 @@ export function worldAnswers(world: ScorerInput) {
       scoredAt: world.computedAt,
       resolutionStatus: event.resolution.resolutionStatus,
       validatorHotkey: "5validator",
+      llmCalls: 0,
+      llmCostMicro: "0",
     };
   });
   const catalog = world.events.map((event) => ({

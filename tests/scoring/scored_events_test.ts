@@ -80,6 +80,8 @@ adapterTest(
         called: true,
         invalid: false,
         predictedAt: first.miners[0].predictedAt,
+        llmCalls: 0,
+        llmCostMicro: "0",
       },
       {
         uid: 0,
@@ -89,6 +91,8 @@ adapterTest(
         called: true,
         invalid: false,
         predictedAt: first.miners[1].predictedAt,
+        llmCalls: 0,
+        llmCostMicro: "0",
       },
       {
         uid: 1,
@@ -98,6 +102,8 @@ adapterTest(
         called: false,
         invalid: false,
         predictedAt: first.miners[2].predictedAt,
+        llmCalls: 0,
+        llmCostMicro: "0",
       },
       {
         uid: 2,
@@ -107,6 +113,8 @@ adapterTest(
         called: null,
         invalid: true,
         predictedAt: first.miners[3].predictedAt,
+        llmCalls: 0,
+        llmCostMicro: "0",
       },
     ]);
     assert.equal(first.miners[0].predictedAt, new Date(BASE + HOUR).toISOString());

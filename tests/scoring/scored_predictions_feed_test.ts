@@ -60,7 +60,12 @@ async function world(storage: Storage, options: { sync: boolean }) {
   await runJobOnce(scoringJob(storage), { leases: storage.jobLeases, nowMs: NOW });
   const view = new MetagraphView({ store: storage.metagraph, netuid: 41, syncIntervalMs: 300_000 });
   await view.refresh();
-  const deps = { assignments: storage.assignments, scores: storage.scores, metagraph: view };
+  const deps = {
+    assignments: storage.assignments,
+    scores: storage.scores,
+    billing: storage.billing,
+    metagraph: view,
+  };
   const feed = (query: Partial<ScoredPredictionsQuery> = {}) =>
     scoredPredictionsPage(deps, { days: 30, limit: 50, includeTraceSummary: false, nowMs: NOW, ...query });
   return { ids, view, feed };
@@ -110,6 +115,8 @@ adapterTest(
       scoredAt: new Date(NOW).toISOString(),
       resolutionStatus: "resolved",
       validatorHotkey: VALIDATOR,
+      llmCalls: 0,
+      llmCostMicro: "0",
     });
     const bad = page.items.find((row) => row.agentPredictionId === invalid)!;
     assert.deepEqual(
@@ -155,6 +162,54 @@ adapterTest("the feed is empty until the metagraph has synced", async ({ storage
   assert.notEqual(await storage.scores.getEvent(e1.id), null);
   assert.deepEqual(await feed(), { items: [], next: null });
 });
+
+/** Settles a call of `costMicro` in `orgId`, its usage record naming `lease` (as the validator route writes it). */
+async function chargeCall(
+  storage: Storage,
+  orgId: string,
+  at: { holdId: string; lease: string; costMicro: bigint },
+) {
+  const hold = { id: at.holdId, amountMicro: 100n, createdAtMs: NOW, expiresAtMs: NOW + 60_000 };
+  assert.ok(await storage.billing.commit(orgId, { atMs: NOW, addHold: hold }));
+  const usage = {
+    holdId: at.holdId,
+    amountMicro: at.costMicro,
+    keyId: null,
+    minerHotkey: minerHotkey(0),
+    description: "echo/echo-1",
+    metadata: { validatorHotkey: VALIDATOR, agentPredictionId: at.lease },
+  };
+  const entry = { kind: "debit" as const, amountMicro: -at.costMicro, holdId: at.holdId };
+  assert.ok(await storage.billing.commit(orgId, { atMs: NOW, removeHoldId: at.holdId, entry, usage }));
+}
+
+adapterTest(
+  "a row shows its lease's charged LLM calls and their cost, from the usage records when read",
+  async ({ storage }) => {
+    const { ids, feed } = await world(storage, { sync: true });
+    const [first, second] = ids as [string, string];
+    for (const orgId of ["org_a", "org_b"]) {
+      await storage.orgs.create({ id: orgId, name: orgId, createdAtMs: NOW });
+      await storage.billing.commit(orgId, {
+        atMs: NOW,
+        entry: { kind: "credit", amountMicro: 1_000n, reference: "r" },
+      });
+    }
+    await chargeCall(storage, "org_a", { holdId: "h1", lease: first, costMicro: 30n });
+    await chargeCall(storage, "org_a", { holdId: "h2", lease: second, costMicro: 5n });
+    const before = (await feed()).items.find((row) => row.agentPredictionId === first)!;
+    assert.deepEqual([before.llmCalls, before.llmCostMicro], [1, "30"]);
+    // A call settled later (the miner's org changed meanwhile) counts at the next read.
+    await chargeCall(storage, "org_b", { holdId: "h3", lease: first, costMicro: 12n });
+    const rows = (await feed()).items;
+    const usage = Object.fromEntries(
+      rows.map((row) => [row.agentPredictionId, [row.llmCalls, row.llmCostMicro]]),
+    );
+    assert.deepEqual(usage[first], [2, "42"]);
+    assert.deepEqual(usage[second], [1, "5"]);
+    assert.equal(rows.filter((row) => row.llmCalls === 0).length, rows.length - 2);
+  },
+);
 
 adapterTest("a trace summary shows sizes, steps and safe tool names only", async ({ storage }) => {
   const { ids, feed } = await world(storage, { sync: true });

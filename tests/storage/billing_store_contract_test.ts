@@ -265,7 +265,7 @@ function capped(id: string, amountMicro: bigint, limitMicro: bigint, day = DAY):
   return {
     atMs: AT,
     addHold: { ...hold(id, amountMicro), cap: { minerHotkey: MINER, day } },
-    capLimitMicro: limitMicro,
+    capLimits: { dailyMicro: limitMicro },
   };
 }
 
@@ -274,7 +274,7 @@ adapterTest(
   async ({ storage }) => {
     const { billing } = storage;
     await orgWithCredit(storage, "org_a", 1_000n);
-    const spent = () => billing.dailySpend(MINER, DAY);
+    const spent = () => billing.capSpent({ cap: "daily", minerHotkey: MINER, day: DAY });
     assert.equal(await spent(), 0n);
     assert.ok(await billing.commit("org_a", capped("h1", 100n, 250n)));
     assert.ok(await billing.commit("org_a", capped("h2", 100n, 250n)));
@@ -295,7 +295,11 @@ adapterTest(
     assert.ok(await billing.commit("org_a", settleChange("plain", 500n)));
     assert.equal(await spent(), 70n, "an uncapped hold leaves the counter alone");
     assert.ok(await billing.commit("org_a", capped("next-day", 250n, 250n, "2026-01-02")));
-    assert.equal(await billing.dailySpend(MINER, "2026-01-02"), 250n, "each day has its own counter");
+    assert.equal(
+      await billing.capSpent({ cap: "daily", minerHotkey: MINER, day: "2026-01-02" }),
+      250n,
+      "each day has its own counter",
+    );
     const account = await billing.getAccount("org_a");
     assert.deepEqual([account?.balanceMicro, account?.heldMicro], [1_000n - 40n - 30n - 500n, 250n]);
     assert.equal(await ledgerSum(billing, "org_a"), account?.balanceMicro);
@@ -320,7 +324,10 @@ adapterTest(
       results.filter((result) => result !== null).length,
       37,
     );
-    assert.equal(await adapter.storage.billing.dailySpend(MINER, DAY), 370n);
+    assert.equal(
+      await adapter.storage.billing.capSpent({ cap: "daily", minerHotkey: MINER, day: DAY }),
+      370n,
+    );
     const held = [
       ...await adapter.storage.billing.listHolds("org_a"),
       ...await adapter.storage.billing.listHolds("org_b"),

@@ -191,8 +191,11 @@ Deno.test("a capped hold released in a grouped statement moves its miner's count
   await countedStorage(async (storage, sent) => {
     await fundedOrg(storage, "org_a");
     const capped = { ...hold("c1", 40n), cap: { minerHotkey: "miner", day: "1970-01-01" } };
-    await storage.billing.commit("org_a", { atMs: 3, addHold: capped, capLimitMicro: 100n });
-    assert.equal(await storage.billing.dailySpend("miner", "1970-01-01"), 40n);
+    await storage.billing.commit("org_a", { atMs: 3, addHold: capped, capLimits: { dailyMicro: 100n } });
+    assert.equal(
+      await storage.billing.capSpent({ cap: "daily", minerHotkey: "miner", day: "1970-01-01" }),
+      40n,
+    );
     const before = { ...sent };
     const next = await storage.billing.commit("org_a", { atMs: 4, removeHoldId: "c1" });
     assert.deepEqual(
@@ -201,7 +204,10 @@ Deno.test("a capped hold released in a grouped statement moves its miner's count
       "grouped",
     );
     assert.deepEqual(next, { balanceMicro: 1_000n, heldMicro: 100n, lastUsageAtMs: null, version: 4 });
-    assert.equal(await storage.billing.dailySpend("miner", "1970-01-01"), 0n);
+    assert.equal(
+      await storage.billing.capSpent({ cap: "daily", minerHotkey: "miner", day: "1970-01-01" }),
+      0n,
+    );
     assert.deepEqual((await audit(storage, "org_a")).holds, ["h1"]);
   });
 });

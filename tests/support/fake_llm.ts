@@ -16,6 +16,8 @@ export type FakeLlmMode =
   | "server_error"
   /** No answer until the fake closes. */
   | "slow"
+  /** A completion with usage, answered once `releaseHeld()` is called (or the fake closes). */
+  | "held"
   /** 200 whose body is not JSON. */
   | "garbage"
   /** 200 JSON that is not a completion. */
@@ -84,6 +86,7 @@ export class FakeLlmServer {
   readonly #wire: WireFormat;
   readonly #options: FakeLlmOptions;
   readonly #queued: FakeLlmMode[] = [];
+  readonly #held: (() => void)[] = [];
   readonly #closing = new AbortController();
 
   constructor(wire: WireFormat, options: FakeLlmOptions) {
@@ -98,7 +101,15 @@ export class FakeLlmServer {
     for (let i = 0; i < count; i++) this.#queued.push(mode);
   }
 
+  /** Lets every request waiting in the "held" mode be answered; returns how many were waiting. */
+  releaseHeld(): number {
+    const waiting = this.#held.splice(0);
+    for (const release of waiting) release();
+    return waiting.length;
+  }
+
   async close(): Promise<void> {
+    this.releaseHeld();
     this.#closing.abort();
     await this.#server.shutdown();
   }
@@ -115,6 +126,7 @@ export class FakeLlmServer {
     }
     const mode = this.#queued.shift() ?? "success";
     if (mode === "slow") return await this.#hang();
+    if (mode === "held") await new Promise<void>((release) => this.#held.push(release));
     if (mode === "garbage") return new Response("<html>502 Bad Gateway</html>", { status: 200 });
     if (mode === "wrong_shape") return json(200, { object: "list", data: [] });
     if (mode === "unauthorized") return this.#wire.error(401, "Invalid API key");
@@ -129,7 +141,7 @@ export class FakeLlmServer {
     }
     const refusal = this.#wire.refuse(recorded, this.#options);
     if (refusal) return refusal;
-    return json(200, this.#completion(recorded, mode === "success"));
+    return json(200, this.#completion(recorded, mode !== "no_usage"));
   }
 
   #completion(request: RecordedRequest, withUsage: boolean): unknown {

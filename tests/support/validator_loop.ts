@@ -233,3 +233,34 @@ export function submissionFor(
     reasoningTrace: { schemaVersion: "1.0", trace: { steps: ["looked at the market"] } },
   };
 }
+
+/** What a test needs of a leased assignment. */
+export interface LeasedWork {
+  agentPredictionId: string;
+  minerHotkey: string;
+  event: EventRecord;
+}
+
+/** Leases one assignment as `signer` through `GET /v1/validators/agent-and-event` (one must be available). */
+export async function leaseAs(service: TestService, signer: Signer): Promise<LeasedWork> {
+  const response = await service.request(
+    LEASE,
+    signedInit(signer, "GET", LEASE, { nowMs: service.clock.now() }),
+  );
+  const body = await response.json();
+  assert.equal(response.status, 200, JSON.stringify(body));
+  assert.ok(body.assignment, `Nothing to lease: ${JSON.stringify(body)}`);
+  const { agentPredictionId, miner, event } = body.assignment;
+  return { agentPredictionId, minerHotkey: miner.hotkey, event };
+}
+
+/** Submits `submissionFor(work)` as `signer` through `POST /v1/validators/prediction`; answers its status. */
+export async function submitAs(service: TestService, signer: Signer, work: LeasedWork): Promise<number> {
+  const body = JSON.stringify(submissionFor(work.agentPredictionId, work.event));
+  const response = await service.request(
+    SUBMIT,
+    signedInit(signer, "POST", SUBMIT, { nowMs: service.clock.now(), body }),
+  );
+  await response.body?.cancel();
+  return response.status;
+}
