@@ -194,11 +194,13 @@ pythonTest({
   name: "a run never outlives its lease: the time limit is cut to what is left of it",
   fn: async () => {
     const code = `import time\ndef agent_main(event):\n    time.sleep(60)\n`;
-    const loop = await loopWith(code, { FGW_LEASE_MS: "1500" });
+    // Long enough for the interpreter to start on a busy machine (the run must reach the agent),
+    // far below the 60 s --timeout-ms the run would otherwise get.
+    const loop = await loopWith(code, { FGW_LEASE_MS: "8000" });
     await using _service = loop.service;
     const startedMs = Date.now();
     const result = await validateOnce(depsFor(loop, 60_000));
-    assert.ok(Date.now() - startedMs < 10_000, "killed at the lease, not at --timeout-ms");
+    assert.ok(Date.now() - startedMs < 40_000, "killed at the lease, not at --timeout-ms");
     assert.equal(result.outcome === "submitted" && result.failure?.type, "Timeout");
   },
 });
