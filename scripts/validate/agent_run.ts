@@ -25,6 +25,8 @@ export interface AgentRunOptions {
   timeoutMs: number;
   /** Aborts the run (the validator stops): the group is killed and `runAgent` rejects. */
   signal?: AbortSignal;
+  /** The run's LLM relay socket, told to `forecasting_gateway` as `FGW_RELAY_SOCKET`. */
+  relaySocket?: string;
 }
 
 export type RunError = { type: string; message: string };
@@ -86,7 +88,10 @@ async function runInDirectory(dir: string, eventJson: string, options: AgentRunO
     args: ["-I", RUNNER],
     cwd: dir,
     clearEnv: true,
-    env: { PYTHONDONTWRITEBYTECODE: "1" },
+    env: {
+      PYTHONDONTWRITEBYTECODE: "1",
+      ...(options.relaySocket ? { FGW_RELAY_SOCKET: options.relaySocket } : {}),
+    },
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",

@@ -27,7 +27,13 @@ async def _awaited(awaitable):
     return await awaitable
 
 
+# The modules a validator offers every agent (`forecasting_gateway`), beside this runner.
+MODULES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "python")
+
+
 def run_agent(event):
+    sys.dont_write_bytecode = True  # `-I` ignores PYTHONDONTWRITEBYTECODE: no cache beside the modules
+    sys.path.insert(0, MODULES)
     result = load_agent("agent.py").agent_main(event)
     if inspect.isawaitable(result):
         result = asyncio.run(_awaited(result))

@@ -4,15 +4,16 @@
  * event (`agent_run.ts`), and submit the result or a failed run (`validator_submission.ts`,
  * `POST /v1/validators/prediction`), every request signed as the validator.
  */
-import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { base64 } from "@scure/base";
 import { setTimeout as delay } from "node:timers/promises";
 import { parseRetryAfter } from "../../actors/kernel/mod.ts";
-import { type Signer, signRequest } from "../../actors/validators/mod.ts";
+import type { Signer } from "../../actors/validators/mod.ts";
 import { LeaseReplySchema, SubmissionAckSchema } from "../../routes/validators/validators_api.ts";
 import { type AgentRunOptions, runAgent } from "./agent_run.ts";
 import { type LeasedAssignment, submissionOf } from "./validator_submission.ts";
+import { gatewayUrl, signedFetch } from "./signed_fetch.ts";
 
 const LEASE_PATH = "/v1/validators/agent-and-event";
 const SUBMIT_PATH = "/v1/validators/prediction";
@@ -113,16 +114,9 @@ function retryPause(error: unknown, attempt: number, nowMs: number): number | nu
 }
 
 async function signedJson(deps: ValidateDeps, method: string, path: string, body?: string): Promise<unknown> {
-  const url = `${deps.base.replace(/\/+$/, "")}${path}`; // a base with a path keeps it
-  const headers = signRequest(deps.signer, { method, url, ...(body !== undefined ? { body } : {}) }, {
-    role: "validator",
-    nowMs: deps.nowMs(),
-  });
-  const response = await deps.fetch(url, {
-    method,
-    headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
-    ...(body !== undefined ? { body: utf8ToBytes(body) } : {}),
-  }).catch((error) => {
+  const url = gatewayUrl(deps.base, path);
+  const call = { method, path, ...(body !== undefined ? { body } : {}) };
+  const response = await signedFetch(deps, call).catch((error) => {
     const cause = error instanceof Error && error.cause !== undefined ? `: ${String(error.cause)}` : "";
     throw new Error(`${method} ${url} failed: ${error instanceof Error ? error.message : error}${cause}`);
   });
