@@ -11,7 +11,13 @@ import { signerFromSecretHex } from "../../actors/validators/mod.ts";
 import { checkPython } from "./agent_run.ts";
 import { type ValidateDeps, validateOnce } from "./validator_turn.ts";
 
-export { GatewayAnswerError, type TurnResult, type ValidateDeps, validateOnce } from "./validator_turn.ts";
+export {
+  GatewayAnswerError,
+  type Submitted,
+  type TurnResult,
+  type ValidateDeps,
+  validateOnce,
+} from "./validator_turn.ts";
 
 /** The recommended limit of one run (docs/agents.md): well inside the 10-minute lease. */
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
