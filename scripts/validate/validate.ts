@@ -1,14 +1,16 @@
 /**
  * `deno task validate --base URL` runs a validator's loop against the gateway, one turn per
  * assignment (`validator_turn.ts`: lease, check the agent's digest, run its `agent_main` with
- * Python, submit), every request signed with the hotkey whose secret is in `FGW_SIGNING_SECRET`
- * (never printed). A reference for validators' own code and a way to try the loop end to end: it
- * runs the agent in a plain subprocess, not the sandbox a production validator needs
- * (docs/agents.md, "Limits a validator enforces", and "A reference validator").
+ * Python and its LLM relay, submit), every request signed with the hotkey whose secret is in
+ * `FGW_SIGNING_SECRET` (never printed); with `--loop`, continuously (`validator_service.ts`). A
+ * reference for validators' own code and a way to try the loop end to end: it runs the agent in a
+ * plain subprocess, not the sandbox a production validator needs (docs/agents.md, "Limits a
+ * validator enforces", and "A reference validator").
  */
-import { parseArgs } from "node:util";
-import { signerFromSecretHex } from "../../actors/validators/mod.ts";
+import { setTimeout as delay } from "node:timers/promises";
 import { checkPython } from "./agent_run.ts";
+import { type CliOptions, cliOptions, HELP } from "./validate_options.ts";
+import { serveValidator } from "./validator_service.ts";
 import { type ValidateDeps, validateOnce } from "./validator_turn.ts";
 
 export {
@@ -19,23 +21,6 @@ export {
   validateOnce,
 } from "./validator_turn.ts";
 
-/** The recommended limit of one run (docs/agents.md): well inside the 10-minute lease. */
-const DEFAULT_TIMEOUT_MS = 5 * 60_000;
-/** The longest a timer can wait (2^31 − 1 ms, about 24.8 days). */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
-const HELP = `Usage: deno task validate --base URL [options]
-
-Leases an assignment, runs its agent with Python and submits the prediction; repeats up to --max
-times, stopping early when none is available.
-  FGW_SIGNING_SECRET   hex seed (32 bytes) or secret key (64 bytes) of the validator hotkey
-  --base URL           the gateway (required)
-  --max N              most assignments to run (default 1)
-  --python PATH        the interpreter (default python3)
-  --timeout-ms MS      limit of one run (default ${DEFAULT_TIMEOUT_MS}; never past the lease)
-Exit status: 0 done, 1 a request failed or an agent's digest did not match, 2 usage, key or
-interpreter error, 130 interrupted (the run in progress is killed, nothing submitted).`;
-
 /** Where the CLI reads its settings and writes its output (tests pass their own). */
 export interface ValidateIo {
   env: Record<string, string | undefined>;
@@ -45,60 +30,22 @@ export interface ValidateIo {
   nowMs(): number;
   /** Aborted when the process is asked to stop (SIGINT, SIGTERM). */
   signal?: AbortSignal;
-}
-
-interface CliOptions {
-  deps: ValidateDeps;
-  max: number;
-}
-
-function cliOptions(argv: string[], io: ValidateIo): CliOptions | string {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      base: { type: "string" },
-      max: { type: "string", default: "1" },
-      python: { type: "string", default: "python3" },
-      "timeout-ms": { type: "string", default: String(DEFAULT_TIMEOUT_MS) },
-      help: { type: "boolean" },
-    },
-  });
-  if (values.help) return HELP;
-  const max = Number(values.max);
-  const timeoutMs = Number(values["timeout-ms"]);
-  const base = values.base;
-  if (base === undefined || !isHttpUrl(base)) {
-    throw new TypeError("--base must be an http:// or https:// URL");
-  }
-  if (!Number.isSafeInteger(max) || max < 1) throw new TypeError("--max must be a positive integer");
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) {
-    throw new TypeError(`--timeout-ms must be an integer from 1 to ${MAX_TIMEOUT_MS}`);
-  }
-  const secret = io.env.FGW_SIGNING_SECRET;
-  if (!secret) throw new TypeError("FGW_SIGNING_SECRET is not set");
-  const signer = signerFromSecretHex(secret);
-  const run = { python: values.python, timeoutMs, ...(io.signal ? { signal: io.signal } : {}) };
-  return { deps: { base, signer, fetch: io.fetch, nowMs: io.nowMs, run }, max };
-}
-
-function isHttpUrl(text: string): boolean {
-  if (!URL.canParse(text)) return false;
-  const { protocol } = new URL(text);
-  return protocol === "http:" || protocol === "https:";
+  /** How `--loop` waits when no assignment is available (default: a timer, cut short by the stop). */
+  sleep?(ms: number, signal: AbortSignal): Promise<void>;
 }
 
 /** Runs one invocation; returns the exit status (see `HELP`). */
 export async function runValidate(argv: string[], io: ValidateIo): Promise<number> {
-  let options: CliOptions | string;
+  let options: CliOptions;
   try {
-    options = cliOptions(argv, io);
+    const deps = { fetch: io.fetch, nowMs: io.nowMs };
+    options = cliOptions(argv, { env: io.env, deps, ...(io.signal ? { signal: io.signal } : {}) });
   } catch (error) {
     io.err(`${error instanceof Error ? error.message : String(error)}\n\n${HELP}`);
     return 2;
   }
-  if (typeof options === "string") {
-    io.out(options);
+  if (options.mode === "help") {
+    io.out(HELP);
     return 0;
   }
   try {
@@ -107,10 +54,13 @@ export async function runValidate(argv: string[], io: ValidateIo): Promise<numbe
     io.err(error instanceof Error ? error.message : String(error));
     return 2;
   }
-  return await turns(options, io);
+  if (options.mode === "once") return await turns(options.deps, options.max, io);
+  const signal = io.signal ?? new AbortController().signal;
+  await serveValidator(options.deps, options, { ...io, signal, sleep: io.sleep ?? sleep });
+  return 0;
 }
 
-async function turns({ deps, max }: CliOptions, io: ValidateIo): Promise<number> {
+async function turns(deps: ValidateDeps, max: number, io: ValidateIo): Promise<number> {
   for (let turn = 0; turn < max; turn++) {
     try {
       const result = await validateOnce(deps);
@@ -126,6 +76,11 @@ async function turns({ deps, max }: CliOptions, io: ValidateIo): Promise<number>
     }
   }
   return 0;
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+async function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  await delay(ms, undefined, { signal }).catch(() => {});
 }
 
 /** An AbortSignal that SIGINT or SIGTERM aborts (the listeners are removed by `release`). */
@@ -146,7 +101,7 @@ if (import.meta.main) {
     env: Deno.env.toObject(),
     out: (text) => console.log(text),
     err: (text) => console.error(text),
-    fetch: (url, init) => fetch(url, { ...init, signal: stop.signal }),
+    fetch: (url, init) => fetch(url, init),
     nowMs: () => Date.now(),
     signal: stop.signal,
   });

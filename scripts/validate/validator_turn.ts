@@ -23,7 +23,7 @@ const SUBMIT_ATTEMPTS = 3;
 /** Longest pause between two attempts, whatever `Retry-After` says. */
 const MAX_PAUSE_MS = 10_000;
 /** What runs the agents: a plain subprocess (agent_run.ts), no sandbox. */
-const SANDBOX = "none";
+export const SANDBOX = "none";
 
 /** The gateway, the validator's key and clock, how runs are made and the relay's limits. */
 export type ValidateDeps = RelayedRunDeps;
