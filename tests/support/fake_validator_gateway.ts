@@ -8,7 +8,12 @@
  */
 import { z } from "zod";
 import { ServiceError } from "../../actors/kernel/mod.ts";
-import { requestTarget, scureSr25519Verify, verifySignedRequest } from "../../actors/validators/mod.ts";
+import {
+  requestTarget,
+  scureSr25519Verify,
+  type Sr25519Verify,
+  verifySignedRequest,
+} from "../../actors/validators/mod.ts";
 import { agentCompletionRequestSchema } from "../../routes/gateway/gateway_api.ts";
 import { STATUS_OF } from "../../routes/middleware/error_handler.ts";
 
@@ -41,6 +46,8 @@ export interface FakeValidatorGateway {
 export interface FakeGatewayOptions {
   /** `costMicro` of every envelope (default "7"). */
   costMicro?: string;
+  /** The signature check (default `@scure/sr25519`'s). */
+  verify?: Sr25519Verify;
 }
 
 const PROVIDERS = { providers: [{ id: "echo", models: ["echo-1"], allowsAnyModel: false }] };
@@ -74,7 +81,8 @@ export function startFakeValidatorGateway(options: FakeGatewayOptions = {}): Fak
     fake.inFlight++;
     fake.maxInFlight = Math.max(fake.maxInFlight, fake.inFlight);
     try {
-      const call = checked(request, new Uint8Array(await request.arrayBuffer()));
+      const body = new Uint8Array(await request.arrayBuffer());
+      const call = checked(request, body, options.verify ?? scureSr25519Verify);
       fake.received.push(call);
       await gate?.promise;
       return Response.json(envelope(call.body, options.costMicro ?? "7"));
@@ -91,13 +99,13 @@ export function startFakeValidatorGateway(options: FakeGatewayOptions = {}): Fak
   return fake;
 }
 
-function checked(request: Request, body: Uint8Array): ReceivedCall {
+function checked(request: Request, body: Uint8Array, verify: Sr25519Verify): ReceivedCall {
   const verified = verifySignedRequest({
     method: request.method,
     target: requestTarget(request.url),
     body,
     headers: request.headers,
-  }, { role: "validator", verify: scureSr25519Verify, nowMs: Date.now(), windowMs: 30_000 });
+  }, { role: "validator", verify, nowMs: Date.now(), windowMs: 30_000 });
   const parsed = ForwardedBody.safeParse(JSON.parse(new TextDecoder().decode(body)));
   if (!parsed.success) {
     throw new ServiceError("invalid_request", "Invalid body", { details: { issues: parsed.error.issues } });
