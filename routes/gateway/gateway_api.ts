@@ -66,6 +66,12 @@ export const completionRequestSchema = z.strictObject({
 export const validatorCompletionRequestSchema = z.strictObject(requestFields)
   .meta({ id: "ValidatorCompletionRequest" });
 
+/**
+ * The body a miner's agent sends to its validator's relay (docs/agents.md, "LLM calls"): the shared
+ * fields, strict, naming neither a miner nor a lease (the relay adds the run's own).
+ */
+export const agentCompletionRequestSchema = z.strictObject(requestFields);
+
 export type CompletionRequestBody = z.infer<typeof validatorCompletionRequestSchema>;
 
 export const CompletionResponseSchema = z.object({

@@ -17,6 +17,8 @@ import type { RunStarter } from "../run_starter.ts";
 export interface SelfTestIo {
   out(text: string): void;
   env: Record<string, string | undefined>;
+  /** The validator's library directory (`forecasting_gateway`), as its runs get it. */
+  libDir?: string;
 }
 
 /** Wall-clock limits: short for the checks meant to overrun, generous for the others (a loaded host). */
@@ -38,7 +40,7 @@ export async function runSelfTest(host: SandboxHost, io: SelfTestIo): Promise<nu
   const world = await openEscapeWorld({ secret: io.env.FGW_SIGNING_SECRET ?? "" });
   try {
     for (const line of describeHost(host)) io.out(line);
-    const starter = sandboxStarter(host);
+    const starter = sandboxStarter(host, io.libDir === undefined ? {} : { libDir: io.libDir });
     const results = inPool(ESCAPE_CHECKS, CONCURRENCY, (check) => runCheck(check, world, starter));
     const counts = { PASS: 0, FAIL: 0, IGNORED: 0 };
     for (const [index, check] of ESCAPE_CHECKS.entries()) {
