@@ -3,7 +3,8 @@
  * (docs/gateway.md, docs/agents.md "LLM calls"): `POST /v1/gateway/validator/completions` signed in
  * the validator role with `x-miner-hotkey` (checked with the service's verifier), the agent's body
  * plus `agentPredictionId` (checked strictly), answered with the flat completion envelope, echo
- * style, or the error body; and the public `GET /v1/gateway/providers`. It records what it was
+ * style, or the error body (a provider or model not in its catalog refused as the service's
+ * catalog refuses it); and the public `GET /v1/gateway/providers`. It records what it was
  * sent, counts calls in flight, and can hold its answers until told to let them go.
  */
 import { z } from "zod";
@@ -84,6 +85,7 @@ export function startFakeValidatorGateway(options: FakeGatewayOptions = {}): Fak
       const body = new Uint8Array(await request.arrayBuffer());
       const call = checked(request, body, options.verify ?? scureSr25519Verify);
       fake.received.push(call);
+      servedModel(call.body);
       await gate?.promise;
       return Response.json(envelope(call.body, options.costMicro ?? "7"));
     } catch (error) {
@@ -118,6 +120,17 @@ function checked(request: Request, body: Uint8Array, verify: Sr25519Verify): Rec
   };
 }
 
+/** Throws the service's refusal of a provider or model its catalog does not have (400 naming the field). */
+function servedModel(body: z.infer<typeof ForwardedBody>): void {
+  const provider = PROVIDERS.providers.find((entry) => entry.id === body.provider);
+  const unknown = (field: string, problem: string) =>
+    new ServiceError("invalid_request", `Unknown ${field}`, { details: { fields: [{ field, problem }] } });
+  if (!provider) throw unknown("provider", `No provider "${body.provider}" in the catalog`);
+  if (!provider.models.includes(body.model)) {
+    throw unknown("model", `Provider "${body.provider}" offers no model "${body.model}"`);
+  }
+}
+
 /** The echo provider's envelope: the last user message, a fixed cost. */
 function envelope(body: z.infer<typeof ForwardedBody>, costMicro: string) {
   const output = body.messages.findLast((message) => message.role === "user")?.content ?? "";
@@ -136,6 +149,7 @@ function envelope(body: z.infer<typeof ForwardedBody>, costMicro: string) {
 }
 
 function errorBody(error: ServiceError): Response {
-  const body = { error: { code: error.code, message: error.message }, requestId: "fake" };
+  const details = error.details ? { details: error.details } : {};
+  const body = { error: { code: error.code, message: error.message, ...details }, requestId: "fake" };
   return Response.json(body, { status: STATUS_OF[error.code] });
 }

@@ -7,4 +7,4 @@
  */
 export { type Relay, RELAY_LIMITS, type RelayLimits, type RelayOptions, startRelay } from "./relay.ts";
 export type { RelayStats } from "./relay_calls.ts";
-export type { RelayLease } from "./relay_forward.ts";
+export { type RelayLease, VALIDATOR_COMPLETIONS_PATH } from "./relay_forward.ts";

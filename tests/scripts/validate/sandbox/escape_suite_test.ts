@@ -4,7 +4,10 @@
  * the signing secret in its environment) against services on 127.0.0.1. Each must do no harm, the
  * validator must go on to the next, and each run must end as its result says. Then some of the
  * same agents run without the sandbox, where the checks must catch them: a check that cannot fail
- * would prove nothing.
+ * would prove nothing. The relay checks' calls go to a local fake of the validator completions
+ * route (tests/support/fake_validator_gateway.ts) while the service's own route refuses the lease
+ * the relay adds; they are written for either (leave out `gateway` in `serveLoop` to aim them at the
+ * service, whose miners' organisations then need credits).
  */
 import assert from "node:assert/strict";
 import { signerFromSecretHex } from "../../../../actors/validators/mod.ts";
@@ -17,6 +20,7 @@ import {
   postgresPort,
 } from "../../../../scripts/validate/sandbox/escape_world.ts";
 import { type GroupResult, runGroup, serveLoop } from "../../../support/escape_group.ts";
+import { startFakeValidatorGateway } from "../../../support/fake_validator_gateway.ts";
 import { needsSandbox, sandboxHost } from "../../../support/sandbox_host.ts";
 
 /** The validator's signing secret: the canary every environment the agents can read is searched for. */
@@ -65,10 +69,14 @@ Deno.test({
   fn: async (t) => {
     await sandboxHost(); // the host check first: its problems, if any, are this test's failure
     const planned = groups();
+    const fake = startFakeValidatorGateway();
     const served = await Promise.all(
-      planned.map(({ checks }, index) => serveLoop(VALIDATOR, checks.length, `escape-${index}`)),
+      planned.map(({ checks }, index) =>
+        serveLoop(VALIDATOR, checks.length, `escape-${index}`, { gateway: fake.base })
+      ),
     );
     const world = await openEscapeWorld({ secret: SECRET, servicePort: served[0]!.port });
+    for (const loop of served) loop.world = world;
     const observing = new AbortController();
     const observer = observeIdentity(world, observing.signal);
     try {
@@ -90,6 +98,7 @@ Deno.test({
       observing.abort();
       await world.close();
       await Promise.all(served.map((loop) => loop.close()));
+      await fake.close();
     }
   },
 });
