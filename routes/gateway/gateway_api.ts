@@ -75,6 +75,12 @@ export const validatorCompletionRequestSchema = z.strictObject({
   }),
 }).meta({ id: "ValidatorCompletionRequest" });
 
+/**
+ * The body a miner's agent sends to its validator's relay (docs/agents.md, "LLM calls"): the shared
+ * fields, strict, naming neither a miner nor a lease (the relay adds the run's own).
+ */
+export const agentCompletionRequestSchema = z.strictObject(requestFields);
+
 export const CompletionResponseSchema = z.object({
   provider: z.string(),
   model: z.string(),

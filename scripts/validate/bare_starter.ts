@@ -16,7 +16,12 @@ export interface BareOptions {
 }
 
 export function bareStarter(options: BareOptions): RunStarter {
-  return { name: NO_SANDBOX, start: (run) => startBare(options, run) };
+  return {
+    name: NO_SANDBOX,
+    start: (run) => startBare(options, run),
+    // The run has the validator's own user: a private folder of the validator's will do.
+    relaySocketDir: () => Deno.makeTempDir({ prefix: "fgw-relay-" }),
+  };
 }
 
 async function startBare(options: BareOptions, run: RunOptions): Promise<StartedRun> {

@@ -31,4 +31,9 @@ export interface RunStarter {
   readonly name: string;
   /** Starts one run's process; rejects when it cannot (the validator's failure, not the agent's). */
   start(options: RunOptions): Promise<StartedRun>;
+  /**
+   * A fresh folder for one run's LLM relay socket, reachable by the user the run's process has
+   * (the relay removes it when it closes).
+   */
+  relaySocketDir(): Promise<string>;
 }

@@ -35,8 +35,8 @@ export async function setUpStarter(setup: StarterSetup): Promise<Starters | stri
     const problem = await checkPython(setup.python).then(() => null, (error: Error) => error.message);
     if (problem !== null) return problem;
     const bare = bareStarter({ python: setup.python, ...libDir(setup) });
-    const starter = {
-      name: bare.name,
+    const starter: RunStarter = {
+      ...bare,
       start: (run: RunOptions) => {
         setup.err(UNSAFE_WARNING);
         return bare.start(run);

@@ -1,18 +1,18 @@
 /**
  * One turn of a validator's loop (`deno task validate`, scripts/validate/validate.ts): lease an assignment
  * (`GET /v1/validators/agent-and-event`), check the agent's digest, run its `agent_main` on the
- * event (`agent_run.ts`, in the sandbox), and submit the result or a failed run (`validator_submission.ts`,
- * `POST /v1/validators/prediction`), every request signed as the validator.
+ * event in the sandbox with its LLM relay (`relayed_run.ts`), and submit the result or a failed run
+ * (`validator_submission.ts`, `POST /v1/validators/prediction`), every request signed as the validator.
  */
-import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { base64 } from "@scure/base";
 import { setTimeout as delay } from "node:timers/promises";
 import { parseRetryAfter } from "../../actors/kernel/mod.ts";
-import { type Signer, signRequest } from "../../actors/validators/mod.ts";
 import { LeaseReplySchema, SubmissionAckSchema } from "../../routes/validators/validators_api.ts";
-import { type AgentRunOptions, runAgent } from "./agent_run.ts";
+import { freshProgress, relayedRun, type RelayedRunDeps, type RunProgress } from "./relayed_run.ts";
 import { type LeasedAssignment, submissionOf } from "./validator_submission.ts";
+import { gatewayUrl, type SignedCall, signedFetch } from "./signed_fetch.ts";
 
 const LEASE_PATH = "/v1/validators/agent-and-event";
 const SUBMIT_PATH = "/v1/validators/prediction";
@@ -23,30 +23,27 @@ const SUBMIT_ATTEMPTS = 3;
 /** Longest pause between two attempts, whatever `Retry-After` says. */
 const MAX_PAUSE_MS = 10_000;
 
-export interface ValidateDeps {
-  /** The gateway's base URL, e.g. `http://127.0.0.1:8080`. */
-  base: string;
-  signer: Signer;
-  fetch(url: string, init: RequestInit): Promise<Response>;
-  /** Epoch milliseconds, for the signatures' timestamps and `submittedAt`. */
-  nowMs(): number;
-  run: AgentRunOptions;
+/** The gateway, the validator's key and clock, how runs are started and the relay's limits. */
+export type ValidateDeps = RelayedRunDeps;
+
+/** A run submitted (a failed run included). */
+export interface Submitted {
+  outcome: "submitted";
+  agentPredictionId: string;
+  eventId: string;
+  minerHotkey: string;
+  /** The run's error when it failed (submitted with `predictionIsInvalid: true`). */
+  failure: { type: string; message: string } | null;
+  runtimeMs: number;
+  /** The run's LLM calls the gateway charged, and their cost (micro-credits, decimal). */
+  llmCalls: number;
+  llmCostMicro: string;
+  /** What isolated the run: its starter's name (as submitted in `executionMetadata.sandbox`). */
+  sandbox: string;
 }
 
 /** What one turn did. */
-export type TurnResult =
-  | { outcome: "none_available" }
-  | {
-    outcome: "submitted";
-    agentPredictionId: string;
-    eventId: string;
-    minerHotkey: string;
-    /** The run's error when it failed (submitted with `predictionIsInvalid: true`). */
-    failure: { type: string; message: string } | null;
-    /** How long the run took, and what ran it (as submitted in `executionMetadata`). */
-    runtimeMs: number;
-    sandbox: string;
-  };
+export type TurnResult = { outcome: "none_available" } | Submitted;
 
 /** An answer of the gateway other than the one expected: its status and error body. */
 export class GatewayAnswerError extends Error {
@@ -58,16 +55,40 @@ export class GatewayAnswerError extends Error {
 
 /** One turn: lease, run, submit (see the module comment). Throws when the gateway refuses a request. */
 export async function validateOnce(deps: ValidateDeps): Promise<TurnResult> {
-  const lease = LeaseReplySchema.parse(await signedJson(deps, "GET", LEASE_PATH));
-  if (lease.assignment === null) return { outcome: "none_available" };
-  const assignment = lease.assignment;
+  const assignment = await leaseAssignment(deps, deps.run.signal);
+  return assignment === null ? { outcome: "none_available" } : await runLeased(deps, assignment);
+}
+
+/** Leases an assignment; null when none is available. `signal` abandons the request. */
+export async function leaseAssignment(
+  deps: ValidateDeps,
+  signal?: AbortSignal,
+): Promise<LeasedAssignment | null> {
+  const lease = LeaseReplySchema.parse(
+    await signedJson(deps, { method: "GET", path: LEASE_PATH, ...(signal ? { signal } : {}) }),
+  );
+  return lease.assignment;
+}
+
+/**
+ * Runs a leased assignment's agent and submits what it gave; `progress` says how far it got.
+ * Throws when the digest does not match (never run), the run could not be made or was aborted
+ * (nothing submitted), or the gateway refused the submission.
+ */
+export async function runLeased(
+  deps: ValidateDeps,
+  assignment: LeasedAssignment,
+  progress: RunProgress = freshProgress(),
+): Promise<Submitted> {
   const code = verifiedCode(assignment);
   // Never past the lease: a run that outlives it could not be submitted.
   const leaseLeftMs = Date.parse(assignment.leaseExpiresAt) - deps.nowMs();
   const timeoutMs = Math.max(LEAST_RUN_MS, Math.min(deps.run.timeoutMs, leaseLeftMs));
-  const outcome = await runAgent(code, assignment.event, { ...deps.run, timeoutMs });
+  const outcome = await relayedRun(deps, assignment, { code, timeoutMs, progress });
+  progress.stage = "submitting";
   const { submission, failure } = submissionOf(assignment, outcome, new Date(deps.nowMs()).toISOString());
   SubmissionAckSchema.parse(await submit(deps, JSON.stringify(submission)));
+  progress.stage = "done";
   return {
     outcome: "submitted",
     agentPredictionId: assignment.agentPredictionId,
@@ -75,6 +96,8 @@ export async function validateOnce(deps: ValidateDeps): Promise<TurnResult> {
     minerHotkey: assignment.miner.hotkey,
     failure,
     runtimeMs: outcome.runtimeMs,
+    llmCalls: progress.llm?.charged ?? 0,
+    llmCostMicro: String(progress.llm?.costMicro ?? 0n),
     sandbox: outcome.sandbox,
   };
 }
@@ -100,7 +123,13 @@ export function verifiedCode(assignment: LeasedAssignment): string {
 async function submit(deps: ValidateDeps, body: string): Promise<unknown> {
   for (let attempt = 1;; attempt++) {
     try {
-      return await signedJson(deps, "POST", SUBMIT_PATH, body);
+      const signal = deps.run.signal;
+      return await signedJson(deps, {
+        method: "POST",
+        path: SUBMIT_PATH,
+        body,
+        ...(signal ? { signal } : {}),
+      });
     } catch (error) {
       const pauseMs = retryPause(error, attempt, deps.nowMs());
       if (attempt >= SUBMIT_ATTEMPTS || pauseMs === null || deps.run.signal?.aborted) throw error;
@@ -117,19 +146,13 @@ function retryPause(error: unknown, attempt: number, nowMs: number): number | nu
   return Math.min(parseRetryAfter(error.retryAfter, nowMs) ?? 1_000 * attempt, MAX_PAUSE_MS);
 }
 
-async function signedJson(deps: ValidateDeps, method: string, path: string, body?: string): Promise<unknown> {
-  const url = `${deps.base.replace(/\/+$/, "")}${path}`; // a base with a path keeps it
-  const headers = signRequest(deps.signer, { method, url, ...(body !== undefined ? { body } : {}) }, {
-    role: "validator",
-    nowMs: deps.nowMs(),
-  });
-  const response = await deps.fetch(url, {
-    method,
-    headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
-    ...(body !== undefined ? { body: utf8ToBytes(body) } : {}),
-  }).catch((error) => {
+async function signedJson(deps: ValidateDeps, call: SignedCall): Promise<unknown> {
+  const url = gatewayUrl(deps.base, call.path);
+  const response = await signedFetch(deps, call).catch((error) => {
     const cause = error instanceof Error && error.cause !== undefined ? `: ${String(error.cause)}` : "";
-    throw new Error(`${method} ${url} failed: ${error instanceof Error ? error.message : error}${cause}`);
+    throw new Error(
+      `${call.method} ${url} failed: ${error instanceof Error ? error.message : error}${cause}`,
+    );
   });
   const text = await response.text();
   if (!response.ok) throw new GatewayAnswerError(response.status, text, response.headers.get("retry-after"));

@@ -7,6 +7,7 @@ import { pythonTest } from "../support/python.ts";
 
 const LIMIT = { maxBytes: 1_048_576 };
 const EXAMPLE = new URL("../../docs/examples/agent_example.py", import.meta.url);
+const LLM_EXAMPLE = new URL("../../docs/examples/llm_agent_example.py", import.meta.url);
 
 /** The ServiceError `checkAgentSource(code)` throws. */
 async function refusal(
@@ -112,9 +113,11 @@ Deno.test("positions count lines after \\n, \\r\\n or \\r and columns in charact
   assert.deepEqual(positionAt("😀x", 2), { line: 1, column: 2 });
 });
 
-Deno.test("the shipped example agent passes the upload checks", async () => {
-  const code = await Deno.readTextFile(EXAMPLE);
-  assert.equal((await checkAgentSource(code, LIMIT)).sizeBytes, utf8ToBytes(code).length);
+Deno.test("the shipped example agents pass the upload checks", async () => {
+  for (const example of [EXAMPLE, LLM_EXAMPLE]) {
+    const code = await Deno.readTextFile(example);
+    assert.equal((await checkAgentSource(code, LIMIT)).sizeBytes, utf8ToBytes(code).length, example.pathname);
+  }
 });
 
 /** About 10 s of work for the error-tolerant parser when parsed in one go. */

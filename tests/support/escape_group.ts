@@ -2,7 +2,11 @@
  * Runs escape checks through the real validator against a real service: a loop (tests/support/
  * validator_loop.ts) served over TCP on 127.0.0.1, one miner per check whose latest agent is the
  * check's, and `deno task validate` started as its own process with the signing secret in its
- * environment; then each check's report read back from what the service stored.
+ * environment; then each check's report read back from what the service stored. The front of the
+ * served loop notes each LLM call the validator's relays send to the validator completions route
+ * (for the relay checks, `escape_relay.ts`) and passes the gateway's routes to a fake of them when
+ * given one (the service's own route does not yet take the lease the relay adds), else to the
+ * service itself.
  */
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
@@ -10,6 +14,8 @@ import type { Signer } from "../../actors/validators/mod.ts";
 import { escapeAgent, type EscapeCheck } from "../../scripts/validate/sandbox/escape_checks.ts";
 import type { RunReport } from "../../scripts/validate/sandbox/escape_verdict.ts";
 import type { EscapeWorld } from "../../scripts/validate/sandbox/escape_world.ts";
+import { noteRelayCall } from "../../scripts/validate/sandbox/escape_relay.ts";
+import { VALIDATOR_COMPLETIONS_PATH } from "../../scripts/validate/relay/mod.ts";
 import { type Loop, openLoop, testSigner, uploadAgent } from "./validator_loop.ts";
 
 const VALIDATE = fileURLToPath(new URL("../../scripts/validate/validate.ts", import.meta.url));
@@ -20,24 +26,66 @@ export interface ServedLoop {
   loop: Loop;
   miners: Signer[];
   port: number;
+  /** Where the LLM calls reaching the validator completions route are noted, once it is open. */
+  world: EscapeWorld | null;
   close(): Promise<void>;
 }
 
-export async function serveLoop(validator: Signer, minerCount: number, label: string): Promise<ServedLoop> {
+export interface ServeOptions {
+  /** The base URL of a fake of the gateway's routes (`/v1/gateway/…`); default the service's own. */
+  gateway?: string;
+}
+
+export async function serveLoop(
+  validator: Signer,
+  minerCount: number,
+  label: string,
+  options: ServeOptions = {},
+): Promise<ServedLoop> {
   const miners = Array.from({ length: minerCount }, (_, index) => testSigner(`${label}-${index}`));
   const loop = await openLoop({ validators: [validator], miners, events: 1 });
   const ticker = setInterval(() => loop.service.clock.set(Date.now()), 100);
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, loop.service.app.fetch);
-  return {
+  const front = (request: Request) => {
+    const { pathname } = new URL(request.url);
+    if (!pathname.startsWith("/v1/gateway/")) return loop.service.app.fetch(request);
+    return toGateway(request, { loop, world: served.world, ...options });
+  };
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, front);
+  const served: ServedLoop = {
     loop,
     miners,
     port: server.addr.port,
+    world: null,
     close: async () => {
       clearInterval(ticker);
       await server.shutdown();
       await loop.service.close();
     },
   };
+  return served;
+}
+
+/** A request to the gateway's routes, passed on to the fake or the service; a relayed LLM call noted. */
+async function toGateway(
+  request: Request,
+  to: { loop: Loop; world: EscapeWorld | null; gateway?: string },
+): Promise<Response> {
+  const { pathname, search } = new URL(request.url);
+  const body = request.method === "GET" ? null : new Uint8Array(await request.arrayBuffer());
+  const url = to.gateway === undefined ? request.url : `${to.gateway}${pathname}${search}`;
+  const passed = new Request(url, { method: request.method, headers: request.headers, body });
+  const { world } = to;
+  const done = world !== null && pathname === VALIDATOR_COMPLETIONS_PATH && body !== null
+    ? noteRelayCall(world.relay, world.marker, {
+      minerHotkey: request.headers.get("x-miner-hotkey"),
+      body: new TextDecoder().decode(body),
+    })
+    : () => {};
+  try {
+    return to.gateway === undefined ? await to.loop.service.app.fetch(passed) : await fetch(passed);
+  } finally {
+    done();
+  }
 }
 
 const TurnLine = z.object({

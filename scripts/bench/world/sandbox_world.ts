@@ -107,6 +107,7 @@ function bareAtRunPriority(host: SandboxHost): RunStarter {
       };
       return { child, finish };
     },
+    relaySocketDir: () => Deno.makeTempDir({ prefix: "fgw-relay-" }),
   };
 }
 

@@ -5,6 +5,8 @@
  * the host afterwards. The self-test (`self_test.ts`) and the test suite run the same checks.
  */
 import { fileURLToPath } from "node:url";
+import { RELAY_LIMITS } from "../relay/mod.ts";
+import { OTHER_LEASE, OTHER_MINER, relayHarm } from "./escape_relay.ts";
 import { RUN_LIMITS } from "./run_limits.ts";
 import { type EscapeWorld, hostIpcWithKey, madeOnHost, markedProcesses } from "./escape_world.ts";
 
@@ -99,9 +101,20 @@ export const ESCAPE_CHECKS: readonly EscapeCheck[] = [
     title: "fake a sandbox failure from agent_main",
     expect: { result: false, failures: ["NoResult"] },
   },
+  relayCheck("relay-other-miner", "call the relay naming another miner (in the body, in x-miner-hotkey)"),
+  relayCheck("relay-other-lease", "call the relay naming another lease (in the body, in the query)"),
+  relayCheck("relay-limit", "call the relay beyond the run's call limit"),
+  relayCheck("relay-burst", "call the relay 100 times at once"),
+  // The call must reach the gateway: the refusal the agent gets is then the service's, passed on.
+  relayCheck("relay-refused", "call the relay with a body the service refuses", { reached: true }),
 ];
 
-const PROBE_FILES = ["escape_probes.py", "escape_probes_network.py", "escape_probes_kernel.py"];
+const PROBE_FILES = [
+  "escape_probes.py",
+  "escape_probes_network.py",
+  "escape_probes_kernel.py",
+  "escape_probes_relay.py",
+];
 const PROBES = (await Promise.all(
   PROBE_FILES.map((file) => Deno.readTextFile(fileURLToPath(new URL(`./${file}`, import.meta.url)))),
 )).join("\n\n");
@@ -127,10 +140,23 @@ export function escapeAgent(check: EscapeCheck, world: EscapeWorld): string {
     writableBytes: RUN_LIMITS.writableBytes,
     processes: RUN_LIMITS.processes,
     observeSeconds: OBSERVE_SECONDS,
+    otherMiner: OTHER_MINER,
+    otherLease: OTHER_LEASE,
+    relayMaxCalls: RELAY_LIMITS.maxCalls,
   };
   const probe = check.id.startsWith("fake-failure") ? "fake_failure" : check.id.replaceAll("-", "_");
   return `import json\nPARAMS = json.loads(${JSON.stringify(JSON.stringify(params))})\n${PROBES}\n` +
     `CHECK = ${JSON.stringify(probe)}\n${check.tail ?? ""}`;
+}
+
+/** A check of the run's LLM relay: the agent's report, and what reached the gateway's route. */
+function relayCheck(id: string, title: string, options: { reached?: boolean } = {}): EscapeCheck {
+  return {
+    id,
+    title,
+    expect: RESULT,
+    outside: (world) => Promise.resolve(relayHarm(world.relay, id, options)),
+  };
 }
 
 function noPostgres(host: HostFacts): string | null {

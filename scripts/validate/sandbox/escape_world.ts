@@ -1,10 +1,12 @@
 /**
  * What the escape checks aim at on the host (docs/agents.md, "The escape suite"): a secrets file,
  * the repository, home, a listening host Unix socket, the service's port, PostgreSQL's, a unique
- * marker for what the agents make; and the scans that look on the host for what an agent left.
+ * marker for what the agents make, what the agents' LLM relays forwarded; and the scans that look
+ * on the host for what an agent left.
  */
 import dgram from "node:dgram";
 import { fileURLToPath } from "node:url";
+import { freshRelaySeen, type RelaySeen } from "./escape_relay.ts";
 
 export interface EscapeWorld {
   /** Eight hex digits naming what the agents make (files, processes, IPC objects). */
@@ -29,6 +31,8 @@ export interface EscapeWorld {
   udpDatagrams: number;
   /** What the identity check's observer saw from outside (`escape_observer.ts`). */
   identity: { hostUid: number; fileUid: number } | null;
+  /** The LLM calls the agents' relays forwarded to the gateway's route (`escape_relay.ts`). */
+  relay: RelaySeen;
   close(): Promise<void>;
 }
 
@@ -79,6 +83,7 @@ export async function openEscapeWorld(options: WorldOptions): Promise<EscapeWorl
     udpPort: udp.address().port,
     udpDatagrams: 0,
     identity: null,
+    relay: freshRelaySeen(),
     close: async () => {
       for (const listener of listeners) listener.close();
       await new Promise<void>((resolve) => udp.close(resolve));

@@ -7,6 +7,7 @@
 import { fileURLToPath } from "node:url";
 import { RUNNER_SCRIPT, type RunOptions, type RunStarter, type StartedRun } from "../run_starter.ts";
 import { launcherArgs, launcherPlan } from "./launcher_plan.ts";
+import { makeRelaySocketDir } from "./relay_socket_dir.ts";
 import { RunCgroup } from "./run_cgroup.ts";
 import { INSIDE } from "./run_limits.ts";
 import { type SandboxHost, sandboxName } from "./sandbox_host.ts";
@@ -28,7 +29,11 @@ const TAG = crypto.randomUUID().slice(0, 8);
 let runs = 0;
 
 export function sandboxStarter(host: SandboxHost, options: SandboxOptions = {}): RunStarter {
-  return { name: sandboxName(host), start: (run) => startSandboxed(host, options, run) };
+  return {
+    name: sandboxName(host),
+    start: (run) => startSandboxed(host, options, run),
+    relaySocketDir: () => makeRelaySocketDir(host),
+  };
 }
 
 async function startSandboxed(

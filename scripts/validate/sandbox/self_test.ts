@@ -2,12 +2,18 @@
  * `deno task validate --self-test` (docs/agents.md, "The self-test"): the escape suite run on the
  * operator's own host through the sandbox the validator would use, each check printed with its
  * verdict, then the agent's host uid (never 0) and capabilities (none) as seen from outside.
+ * Every run gets its LLM relay, as the validator's do, forwarding to a stand-in for the gateway's
+ * route in process (`escape_relay.ts`): the relay checks need no gateway either.
  * Exit status 0 when every check passed or was ignored (with its reason), 1 otherwise.
  */
-import { runAgent, RunnerFailure } from "../agent_run.ts";
+import { bytesToHex } from "@noble/hashes/utils.js";
+import { signerFromSecretHex } from "../../../actors/validators/mod.ts";
+import { type AgentOutcome, runAgent, RunnerFailure } from "../agent_run.ts";
+import { startRelay } from "../relay/mod.ts";
 import { AGENT_USER } from "./agent_user.ts";
 import { ESCAPE_CHECKS, escapeAgent, type EscapeCheck } from "./escape_checks.ts";
 import { observeIdentity } from "./escape_observer.ts";
+import { gatewayStandIn } from "./escape_relay.ts";
 import { type RunReport, verdictOf } from "./escape_verdict.ts";
 import { type EscapeWorld, openEscapeWorld } from "./escape_world.ts";
 import type { SandboxHost } from "./sandbox_host.ts";
@@ -17,8 +23,12 @@ import type { RunStarter } from "../run_starter.ts";
 export interface SelfTestIo {
   out(text: string): void;
   env: Record<string, string | undefined>;
+  /** The validator's library directory (`forecasting_gateway`), as its runs get it. */
+  libDir?: string;
 }
 
+/** Signs the relays' calls to the stand-in (and is the runs' miner): a key of no one's. */
+const SELF_TEST_SIGNER = signerFromSecretHex(bytesToHex(crypto.getRandomValues(new Uint8Array(32))));
 /** Wall-clock limits: short for the checks meant to overrun, generous for the others (a loaded host). */
 const OVERRUN_MS = 3_000;
 const GENEROUS_MS = 120_000;
@@ -38,7 +48,7 @@ export async function runSelfTest(host: SandboxHost, io: SelfTestIo): Promise<nu
   const world = await openEscapeWorld({ secret: io.env.FGW_SIGNING_SECRET ?? "" });
   try {
     for (const line of describeHost(host)) io.out(line);
-    const starter = sandboxStarter(host);
+    const starter = sandboxStarter(host, io.libDir === undefined ? {} : { libDir: io.libDir });
     const results = inPool(ESCAPE_CHECKS, CONCURRENCY, (check) => runCheck(check, world, starter));
     const counts = { PASS: 0, FAIL: 0, IGNORED: 0 };
     for (const [index, check] of ESCAPE_CHECKS.entries()) {
@@ -85,8 +95,7 @@ async function runCheck(check: EscapeCheck, world: EscapeWorld, starter: RunStar
   const stopObserving = new AbortController();
   const observing = check.id === "identity" ? observeIdentity(world, stopObserving.signal) : null;
   try {
-    const timeoutMs = check.overrun ? OVERRUN_MS : GENEROUS_MS;
-    const outcome = await runAgent(escapeAgent(check, world), ESCAPE_EVENT, { starter, timeoutMs });
+    const outcome = await relayedRun(check, world, starter);
     stopObserving.abort();
     await observing;
     const report: RunReport = outcome.ok
@@ -98,6 +107,32 @@ async function runCheck(check: EscapeCheck, world: EscapeWorld, starter: RunStar
     stopObserving.abort();
     const why = error instanceof RunnerFailure ? "the sandbox could not start the run" : "the check broke";
     return { status: "FAIL", detail: `${why}: ${error instanceof Error ? error.message : error}` };
+  }
+}
+
+/** The check's agent run once with its relay to the stand-in, closed when the run has ended. */
+async function relayedRun(
+  check: EscapeCheck,
+  world: EscapeWorld,
+  starter: RunStarter,
+): Promise<AgentOutcome> {
+  const relay = await startRelay({
+    base: "http://gateway.self-test",
+    signer: SELF_TEST_SIGNER,
+    fetch: gatewayStandIn(world.relay, world.marker),
+    nowMs: () => Date.now(),
+    lease: { agentPredictionId: `self-test-${check.id}`, minerHotkey: SELF_TEST_SIGNER.hotkey },
+    socketDir: await starter.relaySocketDir(),
+  });
+  try {
+    const timeoutMs = check.overrun ? OVERRUN_MS : GENEROUS_MS;
+    return await runAgent(escapeAgent(check, world), ESCAPE_EVENT, {
+      starter,
+      timeoutMs,
+      relaySocket: relay.socketPath,
+    });
+  } finally {
+    await relay.close();
   }
 }
 
