@@ -72,6 +72,8 @@ export interface AdapterTestOptions {
    * commits, so a racing commit can lose its check there as on a server.
    */
   needs?: "concurrency";
+  /** Why both variants are ignored on this machine (e.g. `SANDBOX_IGNORED`), or null to run them. */
+  ignoredBecause?: string | null;
 }
 
 /** The suffix of an ignored PostgreSQL variant's name: why it did not run. */
@@ -92,10 +94,14 @@ export function adapterTest(
 ): void {
   const [options, fn] = typeof optionsOrFn === "function" ? [{}, optionsOrFn] : [optionsOrFn, maybeFn!];
   for (const [kind, open] of [["kv", openKv], ["postgres", openPg]] as const) {
-    const ignore = kind === "postgres" && options.needs === "concurrency" && !realPostgres;
+    const reason = options.ignoredBecause
+      ? `(ignored: ${options.ignoredBecause})`
+      : kind === "postgres" && options.needs === "concurrency" && !realPostgres
+      ? NEEDS_CONCURRENCY
+      : null;
     Deno.test({
-      name: ignore ? `${name} [${kind}] ${NEEDS_CONCURRENCY}` : `${name} [${kind}]`,
-      ignore,
+      name: reason ? `${name} [${kind}] ${reason}` : `${name} [${kind}]`,
+      ignore: reason !== null,
       sanitizeResources: false,
       sanitizeOps: false,
       fn: async () => {

@@ -5,8 +5,7 @@
  * environment; then each check's report read back from what the service stored. The front of the
  * served loop notes each LLM call the validator's relays send to the validator completions route
  * (for the relay checks, `escape_relay.ts`) and passes the gateway's routes to a fake of them when
- * given one (the service's own route does not yet take the lease the relay adds), else to the
- * service itself.
+ * given one, else to the service itself (whose miners' organisations then need credits).
  */
 import { fileURLToPath } from "node:url";
 import { z } from "zod";

@@ -19,6 +19,7 @@ import {
   type FakeValidatorGateway,
   startFakeValidatorGateway,
 } from "../../support/fake_validator_gateway.ts";
+import { addCredits } from "../../support/access.ts";
 import { pythonTest, runPython, SYSTEM_PYTHON } from "../../support/python.ts";
 import { type Loop, openLoop, testSigner, uploadAgent } from "../../support/validator_loop.ts";
 
@@ -28,6 +29,7 @@ const LLM_EXAMPLE_PATH = fileURLToPath(
   new URL("../../../docs/examples/llm_agent_example.py", import.meta.url),
 );
 const LLM_EXAMPLE = await Deno.readTextFile(LLM_EXAMPLE_PATH);
+const CREDIT = 1_000_000n;
 
 async function loopWithLlmExample(): Promise<Loop> {
   const loop = await openLoop({ validators: [VALIDATOR], miners: [MINER], events: 1 });
@@ -96,18 +98,21 @@ pythonTest({
 
 pythonTest({
   name:
-    "the LLM example agent run against the service itself: the gateway answers its call, the prediction is valid",
+    "the LLM example agent run against the service itself: its call succeeds, billed to the miner's org, and the prediction is valid",
   python: SYSTEM_PYTHON,
   fn: async () => {
     const loop = await loopWithLlmExample();
     await using _service = loop.service;
+    await addCredits(loop.service.request, loop.orgId, String(CREDIT), "miner-org");
     const result = await submittedRun(depsFor(loop));
     assert.equal(result.failure, null);
     const stored = await loop.service.storage.assignments.getPrediction(result.agentPredictionId);
     assert.equal(stored?.validation.isValid, true);
     const { llm } = await reasoningOf(loop, result.agentPredictionId);
-    assert.notEqual(llm.code, "relay_unreachable", JSON.stringify(llm));
-    assert.ok("costMicro" in llm || typeof llm.status === "number", JSON.stringify(llm));
+    assert.equal(typeof llm.costMicro, "string", JSON.stringify(llm));
+    assert.deepEqual([result.llmCalls, result.llmCostMicro], [1, llm.costMicro]);
+    const balance = (await loop.service.storage.billing.getAccount(loop.orgId))?.balanceMicro;
+    assert.equal(balance, CREDIT - BigInt(result.llmCostMicro));
   },
 });
 

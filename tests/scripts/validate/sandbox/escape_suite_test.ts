@@ -5,9 +5,9 @@
  * validator must go on to the next, and each run must end as its result says. Then some of the
  * same agents run without the sandbox, where the checks must catch them: a check that cannot fail
  * would prove nothing. The relay checks' calls go to a local fake of the validator completions
- * route (tests/support/fake_validator_gateway.ts) while the service's own route refuses the lease
- * the relay adds; they are written for either (leave out `gateway` in `serveLoop` to aim them at the
- * service, whose miners' organisations then need credits).
+ * route (tests/support/fake_validator_gateway.ts); they are written for either (leave out `gateway`
+ * in `serveLoop` to aim them at the service, whose miners' organisations then need credits). The
+ * service's own refusals through a relay are ../relay_service_test.ts.
  */
 import assert from "node:assert/strict";
 import { signerFromSecretHex } from "../../../../actors/validators/mod.ts";

@@ -3,8 +3,8 @@
  * `/run/fgw/relay.sock` alone (the relay's socket in a folder the agent user can reach), imports
  * `forecasting_gateway` from `/run/fgw/lib`, and reaches the validator completions route for its
  * own lease and miner; in one turn and with `--loop`, whose lines name the sandbox. The route is a
- * local fake (tests/support/fake_validator_gateway.ts): the service's own does not yet take the
- * lease the relay adds.
+ * local fake (tests/support/fake_validator_gateway.ts) that notes what reached it; the same run
+ * through the service's own route, billed, is sandboxed_llm_billing_test.ts.
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
