@@ -1,8 +1,8 @@
 /**
  * Benchmark of a run's LLM relay (docs/agents.md, "LLM calls"): the latency it adds to one call
  * over the validator signing the same call to the gateway's validator completions route itself.
- * The route is a local fake answering like the gateway (`world/relay_world.ts`): the service's own
- * route still refuses the `agentPredictionId` the relay adds. Each round makes BENCH_CALLS calls
+ * The route is a local fake answering like the gateway (`world/relay_world.ts`), so that the figure
+ * is the relay's alone, not the service's billing of the call. Each round makes BENCH_CALLS calls
  * one after another each way — direct, through the relay with `node:http`, through the relay from
  * Python's `forecasting_gateway` — after a warm-up; the figures are medians over the rounds of each
  * round's p50 and p99, and of the added p50 and p99 (relay minus direct, within the round).
