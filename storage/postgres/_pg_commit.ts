@@ -4,7 +4,7 @@
  * reservation, the ledger entry, the usage record and the move of a capped hold's daily counter.
  * Only a new capped hold takes two statements, in one transaction (below).
  */
-import type { Fragment, PendingQuery, Sql, TransactionSql } from "postgres";
+import type { Fragment, PendingQuery } from "postgres";
 import { ACCOUNT, type AccountRow, toAccount } from "./_pg_account.ts";
 import { HOLD_COLUMNS, LEDGER, USAGE } from "./_pg_billing_rows.ts";
 import {
@@ -17,10 +17,7 @@ import {
 import { capCounters, counterLimit } from "../spend_caps.ts";
 import { CAP_COLUMNS, capQueries, counterMoves } from "./_pg_spend_caps.ts";
 
-/** postgres.js with BIGINT read and written as `bigint` (as `openPgStorage` configures it). */
-export type BigintSql = Sql<{ bigint: bigint }>;
-/** A connection or a transaction: what one statement runs on. */
-export type Runner = BigintSql | TransactionSql<{ bigint: bigint }>;
+import type { BigintSql, Runner } from "./_pg_runner.ts";
 
 /** The columns of a hold, in `org_holds` and `org_hold_reservations` alike. */
 export const HOLD = `org_id, ${HOLD_COLUMNS}`;

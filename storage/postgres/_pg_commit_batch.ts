@@ -4,15 +4,8 @@
  * checked against the org's row as the changes before it left it.
  */
 import type { PendingQuery } from "postgres";
-import {
-  accountOf,
-  accountQuery,
-  type BigintSql,
-  isRefusal,
-  REFUSED,
-  requireShape,
-  type Runner,
-} from "./_pg_commit.ts";
+import { accountOf, accountQuery, isRefusal, REFUSED, requireShape } from "./_pg_commit.ts";
+import type { BigintSql, Runner } from "./_pg_runner.ts";
 import type { AccountRow } from "./_pg_account.ts";
 import type { AccountChange, OrgAccount } from "../billing_store.ts";
 import { capQueries } from "./_pg_spend_caps.ts";

@@ -17,7 +17,7 @@
  * new rows written; an org refused there writes nothing and the others still apply. A removed
  * capped hold moves its spend counters in the same statement.
  */
-import type { BigintSql } from "./_pg_commit.ts";
+import type { BigintSql } from "./_pg_runner.ts";
 import type { AccountChange, OrgAccount } from "../billing_store.ts";
 import { pgArray } from "./_pg_array.ts";
 import { CAP_COLUMNS, counterMoves } from "./_pg_spend_caps.ts";

@@ -7,7 +7,7 @@
 import type { Fragment, PendingQuery } from "postgres";
 import type { AccountChange } from "../billing_store.ts";
 import { capCounters, type CapName, counterLimit, counterParts, type SpendCounter } from "../spend_caps.ts";
-import type { Runner } from "./_pg_commit.ts";
+import type { Runner } from "./_pg_runner.ts";
 
 interface CounterTable {
   table: string;

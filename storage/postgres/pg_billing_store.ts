@@ -1,5 +1,6 @@
 import type { Fragment } from "postgres";
-import { type BigintSql, commitChange } from "./_pg_commit.ts";
+import { commitChange } from "./_pg_commit.ts";
+import type { BigintSql } from "./_pg_runner.ts";
 import { commitBatch } from "./_pg_commit_batch.ts";
 import { groupedCommit, type GroupedOutcome, type OrgChanges, plainBatch } from "./_pg_grouped_commit.ts";
 import { isStatementBug, StatementGroups } from "./_pg_groups.ts";
