@@ -161,7 +161,7 @@ export class PredictionReader {
   ): Promise<CustomerPrediction[]> {
     const consensus = events.map((event) => consensusOf(event, digestsOf(event), scored));
     const ids = shownPredictionIds(consensus);
-    const usage = ids.length === 0 ? new Map() : await this.#options.billing.leaseUsage(ids);
+    const usage = await this.#options.billing.leaseUsage(ids);
     return events.map((event, index) => customerPrediction(event, consensus[index]!, usage));
   }
 

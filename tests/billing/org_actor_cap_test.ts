@@ -4,14 +4,14 @@
  * (the hold-expiry job's too) move the counter of the UTC day of the hold.
  */
 import assert from "node:assert/strict";
-import { type AskOrg, holdExpiryJob, orgActorKind, orgAsker } from "../../actors/billing/mod.ts";
+import { type AskOrg, holdExpiryJob } from "../../actors/billing/mod.ts";
 import { ManualClock, ServiceError } from "../../actors/kernel/mod.ts";
-import { ActorSystem } from "../../actors/runtime/mod.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { HOTKEY_A } from "../support/access.ts";
 import { adapterTest } from "../support/adapters.ts";
 import { runJobOnce } from "../support/jobs.ts";
 import { ledgerSum } from "../support/ledger.ts";
+import { creditedMinerOrg } from "../support/miner_org.ts";
 
 const ORG = "org_miner";
 const CAP = { minerHotkey: HOTKEY_A, limitMicro: 250n };
@@ -19,19 +19,8 @@ const USAGE = { description: "echo/echo-1", metadata: { validatorHotkey: "5valid
 /** 23:59:00 UTC on 2026-03-01. */
 const LATE_EVENING = Date.UTC(2026, 2, 1, 23, 59);
 
-async function minerOrg(storage: Storage): Promise<{ ask: AskOrg; clock: ManualClock }> {
-  const clock = new ManualClock(LATE_EVENING);
-  const system = new ActorSystem({ clock: clock.now });
-  const kind = orgActorKind({
-    orgs: storage.orgs,
-    billing: storage.billing,
-    clock: clock.now,
-    holdTtlMs: 60_000,
-  });
-  const ask = orgAsker(system, system.register(kind));
-  await ask(ORG, { type: "create", name: "Miners" });
-  await ask(ORG, { type: "credit", amountMicro: 10_000n, reference: "initial" });
-  return { ask, clock };
+function minerOrg(storage: Storage): Promise<{ ask: AskOrg; clock: ManualClock }> {
+  return creditedMinerOrg(storage, { orgId: ORG, nowMs: LATE_EVENING, creditMicro: 10_000n });
 }
 
 function refusal(code: string, details: Record<string, unknown>) {

@@ -5,12 +5,12 @@
  * validator completions").
  */
 import assert from "node:assert/strict";
-import { type AskOrg, orgActorKind, orgAsker, type SpendCaps } from "../../actors/billing/mod.ts";
-import { ManualClock, ServiceError } from "../../actors/kernel/mod.ts";
-import { ActorSystem } from "../../actors/runtime/mod.ts";
+import type { AskOrg, SpendCaps } from "../../actors/billing/mod.ts";
+import { ServiceError } from "../../actors/kernel/mod.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { HOTKEY_A } from "../support/access.ts";
 import { adapterTest } from "../support/adapters.ts";
+import { creditedMinerOrg } from "../support/miner_org.ts";
 
 const ORG = "org_miner";
 const VALIDATOR = "5HBcPkCPJuNzWBstouENkvnpsyEqo1dn9Sj4Q1oihXGro6Jg";
@@ -27,18 +27,7 @@ function caps(agentPredictionId: string, limits: { validator: bigint; lease: big
 }
 
 async function minerOrg(storage: Storage): Promise<AskOrg> {
-  const clock = new ManualClock(NOON);
-  const system = new ActorSystem({ clock: clock.now });
-  const kind = orgActorKind({
-    orgs: storage.orgs,
-    billing: storage.billing,
-    clock: clock.now,
-    holdTtlMs: 60_000,
-  });
-  const ask = orgAsker(system, system.register(kind));
-  await ask(ORG, { type: "create", name: "Miners" });
-  await ask(ORG, { type: "credit", amountMicro: 100_000n, reference: "initial" });
-  return ask;
+  return (await creditedMinerOrg(storage, { orgId: ORG, nowMs: NOON, creditMicro: 100_000n })).ask;
 }
 
 function spendCapReached(details: Record<string, unknown>) {
