@@ -5,7 +5,13 @@
  * ended, whatever is left in its cgroups is killed and they are removed.
  */
 import { fileURLToPath } from "node:url";
-import { RUNNER_SCRIPT, type RunOptions, type RunStarter, type StartedRun } from "../run_starter.ts";
+import {
+  RUNNER_SCRIPT,
+  type RunOptions,
+  type RunStarter,
+  spawnRun,
+  type StartedRun,
+} from "../run_starter.ts";
 import { launcherArgs, launcherPlan } from "./launcher_plan.ts";
 import { makeRelaySocketDir } from "./relay_socket_dir.ts";
 import { RunCgroup } from "./run_cgroup.ts";
@@ -56,13 +62,7 @@ async function startSandboxed(
     ...(run.relaySocket === undefined ? {} : { relaySocket: run.relaySocket }),
   });
   try {
-    const child = new Deno.Command(host.python, {
-      args: ["-I", "-S", "-B", LAUNCHER, ...launcherArgs(plan)],
-      clearEnv: true,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
+    const child = spawnRun(host.python, ["-I", "-S", "-B", LAUNCHER, ...launcherArgs(plan)]);
     const finish = async () => {
       const memoryExceeded = await cgroup?.memoryExceeded() ?? false;
       await cgroup?.destroy();
