@@ -3,7 +3,7 @@
  * fresh temporary directory with an empty environment, as the validator's own user, with its
  * network and file system (docs/agents.md, "Without the sandbox").
  */
-import { RUNNER_SCRIPT, type RunOptions, type RunStarter, type StartedRun } from "./run_starter.ts";
+import { RUNNER_SCRIPT, type RunOptions, type RunStarter, spawnRun, type StartedRun } from "./run_starter.ts";
 
 /** `executionMetadata.sandbox` of a run without the sandbox. */
 export const NO_SANDBOX = "none (--unsafe-no-sandbox)";
@@ -33,14 +33,7 @@ async function startBare(options: BareOptions, run: RunOptions): Promise<Started
   ];
   const remove = () => Deno.remove(dir, { recursive: true }).catch(() => {});
   try {
-    const child = new Deno.Command(options.python, {
-      args,
-      cwd: dir,
-      clearEnv: true,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
+    const child = spawnRun(options.python, args, { cwd: dir });
     return { child, finish: async () => (await remove(), { memoryExceeded: false }) };
   } catch (error) {
     await remove();

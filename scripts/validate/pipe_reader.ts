@@ -1,3 +1,5 @@
+import { waitAtMost } from "./wait_at_most.ts";
+
 /**
  * Reads a child process's pipe as it comes (so that the child never blocks on a full pipe),
  * keeping at most `limit` bytes: the first ones (`head`) or the last ones (`tail`).
@@ -28,11 +30,7 @@ export class PipeReader {
    * dropped (a process that outlived the runner, outside its group, may hold the pipe open).
    */
   async done(graceMs: number): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<"late">((resolve) => timer = setTimeout(() => resolve("late"), graceMs));
-    const ended = await Promise.race([this.#finished.then(() => "ended" as const), late]);
-    clearTimeout(timer);
-    if (ended === "late") await this.#reader.cancel().catch(() => {});
+    if (!await waitAtMost(this.#finished, graceMs)) await this.#reader.cancel().catch(() => {});
   }
 
   /** What was kept, as UTF-8 text. */

@@ -26,6 +26,21 @@ export interface RunOptions {
   relaySocket?: string;
 }
 
+/**
+ * Spawns a run's process the one way every starter does: an empty environment, stdin, stdout and
+ * stderr piped (`agent_run.ts` feeds and reads them).
+ */
+export function spawnRun(command: string, args: string[], options: { cwd?: string } = {}): Deno.ChildProcess {
+  return new Deno.Command(command, {
+    args,
+    ...options,
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
 export interface RunStarter {
   /** The runner's name and version (`executionMetadata.sandbox`), e.g. "bubblewrap 0.8.0". */
   readonly name: string;

@@ -9,6 +9,7 @@ import { FailureBackoff } from "../../actors/runtime/mod.ts";
 import { freshProgress, type RunProgress } from "./relayed_run.ts";
 import type { LeasedAssignment } from "./validator_submission.ts";
 import { leaseAssignment, runLeased, type ValidateDeps } from "./validator_turn.ts";
+import { waitAtMost } from "./wait_at_most.ts";
 
 /** The first wait after `none_available`, and the longest. */
 const FIRST_WAIT_MS = 1_000;
@@ -124,10 +125,7 @@ function runLine(
 /** Lets the runs finish for `graceMs`, then kills those left; resolves once all have ended. */
 async function stopRuns(runs: Set<Promise<void>>, kill: AbortController, graceMs: number): Promise<void> {
   if (runs.size > 0 && graceMs > 0) {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<void>((resolve) => timer = setTimeout(resolve, graceMs));
-    await Promise.race([Promise.allSettled([...runs]), late]);
-    clearTimeout(timer);
+    await waitAtMost(Promise.allSettled([...runs]), graceMs);
   }
   kill.abort(new Error("the validator is stopping"));
   await Promise.allSettled([...runs]);

@@ -76,7 +76,7 @@ export interface RunFacts {
  * A failed run's submission: the event's first outcome, confidence 0, uniform probabilities, and
  * the error (type and message) as the trace.
  */
-export function failedRun(
+function failedRun(
   assignment: LeasedAssignment,
   reported: RunError,
   at: RunFacts,

@@ -103,7 +103,7 @@ export async function runLeased(
 }
 
 /** The agent's source, when its bytes hash to `agent.sha256`; else it is never run (throws). */
-export function verifiedCode(assignment: LeasedAssignment): string {
+function verifiedCode(assignment: LeasedAssignment): string {
   const bytes = base64.decode(assignment.agent.code);
   const digest = bytesToHex(sha256(bytes));
   if (digest !== assignment.agent.sha256) {

@@ -6,7 +6,7 @@
 import { fileURLToPath } from "node:url";
 import { type AgentOutcome, runAgent } from "../../validate/agent_run.ts";
 import { bareStarter } from "../../validate/bare_starter.ts";
-import { RUNNER_SCRIPT, type RunStarter } from "../../validate/run_starter.ts";
+import { RUNNER_SCRIPT, type RunStarter, spawnRun } from "../../validate/run_starter.ts";
 import {
   checkSandboxHost,
   releaseCgroups,
@@ -92,14 +92,7 @@ function bareAtRunPriority(host: SandboxHost): RunStarter {
         : null;
       const joins = (cgroup?.procsFiles ?? []).map((file) => `echo $$ > ${file}; `).join("");
       const script = `${joins}exec nice -n ${RUN_LIMITS.nice} ${PYTHON} -I -S -B "$0"`;
-      const child = new Deno.Command("/bin/sh", {
-        args: ["-c", script, RUNNER_SCRIPT],
-        cwd: dir,
-        clearEnv: true,
-        stdin: "piped",
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
+      const child = spawnRun("/bin/sh", ["-c", script, RUNNER_SCRIPT], { cwd: dir });
       const finish = async () => {
         await cgroup?.destroy();
         await Deno.remove(dir, { recursive: true });

@@ -5,6 +5,7 @@
  */
 import http from "node:http";
 import type { SigningDeps } from "../signed_fetch.ts";
+import { waitAtMost } from "../wait_at_most.ts";
 import { serveNode } from "./_node_bridge.ts";
 import { relayApp } from "./relay_app.ts";
 import { type CallLimits, RelayCalls, type RelayStats } from "./relay_calls.ts";
@@ -118,10 +119,7 @@ async function shutDown(running: Running, graceMs: number): Promise<RelayStats> 
   const { server, calls, answering, dir } = running;
   const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
   const stats = await calls.end(graceMs);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<void>((resolve) => timer = setTimeout(resolve, WRITE_GRACE_MS));
-  await Promise.race([Promise.allSettled([...answering]), late]);
-  clearTimeout(timer);
+  await waitAtMost(Promise.allSettled([...answering]), WRITE_GRACE_MS);
   server.closeAllConnections();
   await serverClosed;
   await Deno.remove(dir, { recursive: true }).catch(() => {});

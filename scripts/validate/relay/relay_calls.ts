@@ -6,6 +6,7 @@
  */
 import { CompletionResponseSchema } from "../../../routes/gateway/gateway_api.ts";
 import type { SigningDeps } from "../signed_fetch.ts";
+import { waitAtMost } from "../wait_at_most.ts";
 import { CallSlots } from "./call_slots.ts";
 import { refusalAnswer, type RelayAnswer, relayLimit, unavailable } from "./refusal.ts";
 import {
@@ -85,10 +86,7 @@ export class RelayCalls {
    */
   async end(graceMs: number): Promise<RelayStats> {
     this.#ended = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<void>((resolve) => timer = setTimeout(resolve, graceMs));
-    await Promise.race([Promise.allSettled([...this.#pending]), late]);
-    clearTimeout(timer);
+    await waitAtMost(Promise.allSettled([...this.#pending]), graceMs);
     this.#abandon.abort(new Error("The run has ended"));
     await Promise.allSettled([...this.#pending]);
     return this.stats();

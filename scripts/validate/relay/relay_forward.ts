@@ -11,7 +11,7 @@ import { gatewayUrl, signedFetch, type SigningDeps } from "../signed_fetch.ts";
 import { refusalAnswer, type RelayAnswer, unavailable } from "./refusal.ts";
 
 export const VALIDATOR_COMPLETIONS_PATH = "/v1/gateway/validator/completions";
-export const PROVIDERS_PATH = "/v1/gateway/providers";
+const PROVIDERS_PATH = "/v1/gateway/providers";
 
 /** The body an agent may send (the strict schema the service shares). */
 export type AgentCompletionBody = z.infer<typeof agentCompletionRequestSchema>;

@@ -8,7 +8,7 @@
  */
 
 /** The folder made beneath (v1) or beside (v2) the validator's cgroup for its runs. */
-export const BASE_NAME = "fgw-agent";
+const BASE_NAME = "fgw-agent";
 
 /** Where run cgroups go: a folder per controller (v2: the same folder for all). */
 export interface CgroupPlaces {

@@ -5,7 +5,13 @@
  * ended, whatever is left in its cgroups is killed and they are removed.
  */
 import { fileURLToPath } from "node:url";
-import { RUNNER_SCRIPT, type RunOptions, type RunStarter, type StartedRun } from "../run_starter.ts";
+import {
+  RUNNER_SCRIPT,
+  type RunOptions,
+  type RunStarter,
+  spawnRun,
+  type StartedRun,
+} from "../run_starter.ts";
 import { launcherArgs, launcherPlan } from "./launcher_plan.ts";
 import { makeRelaySocketDir } from "./relay_socket_dir.ts";
 import { RunCgroup } from "./run_cgroup.ts";
@@ -29,21 +35,30 @@ const TAG = crypto.randomUUID().slice(0, 8);
 let runs = 0;
 
 export function sandboxStarter(host: SandboxHost, options: SandboxOptions = {}): RunStarter {
+  // The files every run gets copied in, listed once (at the first run) rather than once a run.
+  let listed: Promise<[string, string][]> | null = null;
+  const copies = () =>
+    listed ??= libCopies(options.libDir).then(
+      (lib): [string, string][] => [[RUNNER_SCRIPT, INSIDE.runner], ...lib],
+      (error) => {
+        listed = null; // listed again at the next run
+        throw error;
+      },
+    );
   return {
     name: sandboxName(host),
-    start: (run) => startSandboxed(host, options, run),
+    start: async (run) => startSandboxed(host, await copies(), run),
     relaySocketDir: () => makeRelaySocketDir(host),
   };
 }
 
 async function startSandboxed(
   host: SandboxHost,
-  options: SandboxOptions,
+  copies: [string, string][],
   run: RunOptions,
 ): Promise<StartedRun> {
   const slot = runs++;
   const name = `run-${Deno.pid}-${TAG}-${slot}`;
-  const copies: [string, string][] = [[RUNNER_SCRIPT, INSIDE.runner], ...await libCopies(options.libDir)];
   if (run.relaySocket !== undefined && host.user !== null) {
     await Deno.chown(run.relaySocket, host.user.uid, host.user.gid); // the agent user connects to it
   }
@@ -56,13 +71,7 @@ async function startSandboxed(
     ...(run.relaySocket === undefined ? {} : { relaySocket: run.relaySocket }),
   });
   try {
-    const child = new Deno.Command(host.python, {
-      args: ["-I", "-S", "-B", LAUNCHER, ...launcherArgs(plan)],
-      clearEnv: true,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
+    const child = spawnRun(host.python, ["-I", "-S", "-B", LAUNCHER, ...launcherArgs(plan)]);
     const finish = async () => {
       const memoryExceeded = await cgroup?.memoryExceeded() ?? false;
       await cgroup?.destroy();

@@ -35,7 +35,7 @@ const GENEROUS_MS = 120_000;
 /** Checks run side by side. */
 const CONCURRENCY = 2;
 /** The event the agents get (they only read its outcomes). */
-export const ESCAPE_EVENT = {
+const ESCAPE_EVENT = {
   id: "self-test",
   question: "Does the sandbox hold?",
   outcomes: [{ outcomeId: "yes", name: "Yes" }, { outcomeId: "no", name: "No" }],
