@@ -35,6 +35,9 @@ import { gatewayRoutes } from "./gateway/gateway.ts";
 import { type ValidatorCaps, validatorGatewayRoutes } from "./gateway/validator_completions.ts";
 import type { FreshRunRequester, PredictionReader } from "../actors/predictions/mod.ts";
 import { predictionRoutes } from "./predictions/predictions.ts";
+import { pageRoutes } from "./pages/pages.ts";
+import { notFoundPage } from "./pages/kit/error_page.tsx";
+import { wantsHtml } from "./pages/kit/page_answer.ts";
 
 /** What the routes need from the running service. */
 export interface AppDeps {
@@ -107,7 +110,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = openApiApp<AppEnv>();
   installFrontDoor(app, deps.metrics);
   app.onError(onError(deps.log, { onServerError: () => deps.metrics.storageError("request") }));
-  app.notFound((c) => errorResponse(c, new ServiceError("not_found", "No such route")));
+  app.notFound((c) =>
+    wantsHtml(c) ? notFoundPage(c) : errorResponse(c, new ServiceError("not_found", "No such route"))
+  );
   app.route("/", metricsRoutes(deps.metrics, deps.http.metricsToken));
   if (deps.http.ipRpm > 0) {
     app.use(ipThrottle({
@@ -198,6 +203,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.route("/admin/v1", adminMetagraphRoutes({ ...deps.metagraph, clock: deps.clock }));
+  app.route("/", pageRoutes({}));
   serveApiDocs(app);
   return app;
 }

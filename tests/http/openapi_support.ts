@@ -1,3 +1,4 @@
+import { PAGE_PATHS } from "../../routes/pages/pages.ts";
 import type { Requester } from "../support/access.ts";
 
 /** The parts of an OpenAPI 3.1 document these tests read. */
@@ -40,6 +41,12 @@ export function routesOf(app: { routes: readonly { method: string; path: string 
     seen.set(`${method} ${path}`, { method, path });
   }
   return [...seen.values()];
+}
+
+/** `routesOf(app)` without the web pages (HTML for people: not in the OpenAPI document). */
+export function apiRoutesOf(app: { routes: readonly { method: string; path: string }[] }): AppRoute[] {
+  const pages = new Set(PAGE_PATHS.map((path) => path.replaceAll(/:([^/]+)/g, "{$1}")));
+  return routesOf(app).filter((route) => !(route.method === "get" && pages.has(route.path)));
 }
 
 /** The app's OpenAPI document, fetched as a client would. */

@@ -6,12 +6,12 @@ import { ADMIN_TOKEN, createOrg, errorCode, issueKey } from "../support/access.t
 import { eventRecord, putEvents } from "../support/events.ts";
 import { openTestService } from "../support/test_service.ts";
 import {
+  apiRoutesOf,
   concretePath,
   fetchDocument,
   type OpenApiDocument,
   type Operation,
   refsIn,
-  routesOf,
   takesApiKey,
 } from "./openapi_support.ts";
 
@@ -42,7 +42,7 @@ Deno.test("GET /openapi.json is a valid OpenAPI 3.1 document whose references al
 Deno.test("every route of the app is in the document and every documented route is in the app", async () => {
   await using service = await openTestService({ env: ENV });
   const doc = await fetchDocument(service.request);
-  const served = routesOf(service.app).map(({ method, path }) => `${method} ${path}`).toSorted();
+  const served = apiRoutesOf(service.app).map(({ method, path }) => `${method} ${path}`).toSorted();
   const documented = operations(doc).map(({ method, path }) => `${method} ${path}`).toSorted();
   assert.ok(served.length >= 18, `the app serves ${served.length} routes`);
   assert.deepEqual(documented, served);
@@ -86,7 +86,7 @@ Deno.test("every error response has the error body of docs/conventions.md and th
 Deno.test("every route the IP throttle covers documents 429 with Retry-After, and no other does", async () => {
   await using service = await openTestService({ env: { ...ENV, FGW_IP_RPM: "1" } });
   const doc = await fetchDocument(service.request);
-  const routes = routesOf(service.app);
+  const routes = apiRoutesOf(service.app);
   for (const [index, { method, path }] of routes.entries()) {
     const remoteAddr = { hostname: `198.51.100.${index + 1}`, port: 40_000, transport: "tcp" };
     const call = () =>

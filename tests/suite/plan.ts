@@ -113,13 +113,13 @@ function fnv1a(text: string): number {
   return hash;
 }
 
-/** Every `*_test.ts` under `testsDir`, relative to it, sorted. */
+/** Every `*_test.ts` and `*_test.tsx` under `testsDir`, relative to it, sorted. */
 export async function listTestFiles(testsDir: string): Promise<string[]> {
   const found: string[] = [];
   const walk = async (dir: string, prefix: string) => {
     for await (const entry of Deno.readDir(dir)) {
       if (entry.isDirectory) await walk(`${dir}/${entry.name}`, `${prefix}${entry.name}/`);
-      else if (entry.isFile && entry.name.endsWith("_test.ts")) found.push(`${prefix}${entry.name}`);
+      else if (entry.isFile && /_test\.tsx?$/.test(entry.name)) found.push(`${prefix}${entry.name}`);
     }
   };
   await walk(testsDir, "");

@@ -1,0 +1,22 @@
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { sendPage } from "./page_answer.ts";
+
+/** What hono/jsx gives for an element: its HTML, now or once its async parts are done. */
+export interface Rendered {
+  toString(): string | Promise<string>;
+}
+
+/** The HTML of a rendered element. */
+export async function htmlOf(node: Rendered): Promise<string> {
+  return String(await node.toString());
+}
+
+/** Answers with a rendered element as the page (its headers: `sendPage`). */
+export async function renderPage(
+  c: Context,
+  node: Rendered,
+  status: ContentfulStatusCode = 200,
+): Promise<Response> {
+  return sendPage(c, await htmlOf(node), status);
+}

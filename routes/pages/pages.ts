@@ -1,0 +1,34 @@
+import { type Context, Hono } from "hono";
+import type { AppEnv } from "../http/app_env.ts";
+import { ASSET_PATHS, assetRoutes } from "./assets/asset_routes.ts";
+import { pageHandler } from "./kit/error_page.tsx";
+import { homePage } from "./home_page.tsx";
+
+/** What the pages read: the same views and stores as their JSON routes. */
+// deno-lint-ignore no-empty-interface -- each page area adds the views it reads
+export interface PageDeps {}
+
+type PageRender = (c: Context) => Promise<Response>;
+
+/** Each page: its path (Hono's syntax) and how it is rendered from the views it reads. */
+const PAGES: Record<string, (deps: PageDeps) => PageRender> = {
+  "/": () => homePage,
+};
+
+/**
+ * Every path the pages serve (documents and assets). They are HTML for people, not API: the
+ * OpenAPI document leaves them out (tests/http/openapi_test.ts reads this list).
+ */
+export const PAGE_PATHS: readonly string[] = [...ASSET_PATHS, ...Object.keys(PAGES)];
+
+/**
+ * The public web pages (docs/pages.md): server-rendered HTML outside `/v1`, readable without
+ * JavaScript, each reading the same view as its JSON route. A page's refusal is a page
+ * (`pageHandler`), or the JSON error body when the client asks for JSON.
+ */
+export function pageRoutes(deps: PageDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.route("/", assetRoutes());
+  for (const [path, page] of Object.entries(PAGES)) app.get(path, pageHandler(page(deps)));
+  return app;
+}
