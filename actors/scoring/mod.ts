@@ -13,6 +13,7 @@ export * from "./leaderboard.ts";
 export * from "./leaderboard_view.ts";
 export * from "./miner_fold.ts";
 export * from "./miner_scoring.ts";
+export * from "./page_interval.ts";
 export * from "./payouts.ts";
 export * from "./prediction_score.ts";
 export * from "./prediction_validity.ts";
