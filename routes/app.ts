@@ -28,6 +28,9 @@ import type { AskMiner } from "../actors/agents/mod.ts";
 import { adminMinerRoutes, agentRoutes } from "./agents/agents.ts";
 import type { LeaderboardView } from "../actors/scoring/mod.ts";
 import { leaderboardRoutes } from "./scoring/leaderboard.ts";
+import { BoardViews } from "./scoring/leaderboard_query.ts";
+import { overviewRoutes } from "./overview/overview.ts";
+import { OverviewSource } from "./overview/overview_source.ts";
 import { scoredEventRoutes } from "./scoring/scored_events.ts";
 import { scoredPredictionRoutes } from "./scoring/scored_predictions.ts";
 import type { CompletionDesk, ProviderCatalog } from "../actors/gateway/mod.ts";
@@ -134,7 +137,14 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       clock: deps.clock,
     }),
   );
-  app.route("/v1/leaderboard", leaderboardRoutes(deps.scoring.leaderboard));
+  const leaderboard = { view: deps.scoring.leaderboard, views: new BoardViews() };
+  app.route("/v1/leaderboard", leaderboardRoutes(leaderboard.view, leaderboard.views));
+  const overview = new OverviewSource({
+    catalog: deps.events.catalog,
+    leaderboard: leaderboard.view,
+    clock: deps.clock,
+  });
+  app.route("/v1/overview", overviewRoutes(overview));
   const access = createApiKeyAccess(deps.storage, deps.countKeyUse, {
     clock: deps.clock,
     rememberSecrets: deps.http.rememberKeySecrets,
@@ -203,7 +213,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.route("/admin/v1", adminMetagraphRoutes({ ...deps.metagraph, clock: deps.clock }));
-  app.route("/", pageRoutes({}));
+  app.route("/", pageRoutes({ overview, leaderboard }));
   serveApiDocs(app);
   return app;
 }

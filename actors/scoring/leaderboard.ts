@@ -8,6 +8,10 @@ import type { StoredNeuron } from "../../storage/metagraph_store.ts";
 import type { ScoreTable, ScoreTableRow, StoredMinerScoring } from "../../storage/score_store.ts";
 import { type MinerScoring, scoreMiner } from "./miner_scoring.ts";
 import { forecastingPayouts } from "./payouts.ts";
+import { type MinerIntervals, registrationKey } from "./board_intervals.ts";
+import type { MeanInterval } from "./page_interval.ts";
+import type { BaselineScoring } from "./baselines.ts";
+import type { BoardWindow, WindowFigures } from "./window_figures.ts";
 
 /** Rao per TAO (and per alpha): emission is shown in alpha per tempo (docs/validators.md). */
 const RAO_PER_UNIT = 1e9;
@@ -51,6 +55,12 @@ export interface LeaderboardNeuron {
   forecastingIncentive: number;
   forecastingAlphaPerDay: number | null;
   forecastingUsdPerDay: number | null;
+  /** 1 + the number of miners with a larger `forecastingIncentive` (equal incentives share a rank). */
+  rank: number;
+  /** The 95 % interval of the mean Brier over its per-event values in the window (null below 5). */
+  brierInterval: MeanInterval | null;
+  /** The 95 % interval of the mean per-event edge `marketBrier − brier` (null below 5). */
+  edgeInterval: MeanInterval | null;
 }
 
 /** The whole board: every forecasting miner, sorted; a page is a prefix of `neurons`. */
@@ -62,6 +72,10 @@ export interface Leaderboard {
   scoringMeta: ScoringMeta;
   count: number;
   neurons: LeaderboardNeuron[];
+  /** The scoring window and what it holds. */
+  window: BoardWindow & { lastRunAt: string | null };
+  /** The market at admission and the consensus, scored like miners over the window's events. */
+  baselines: BaselineScoring[];
 }
 
 export interface LeaderboardInputs {
@@ -79,6 +93,8 @@ export interface LeaderboardInputs {
   prices: { taoUsd: number; alphaTao: number; minerAlphaPerDay: number; at: string } | null;
   stale: boolean;
   nowMs: number;
+  /** The intervals, baselines and counts over the table's window (`computeWindowFigures`). */
+  figures: WindowFigures;
 }
 
 /** The published key order of a table row (PostgreSQL's JSONB does not keep key order). */
@@ -141,14 +157,21 @@ export function buildLeaderboard(inputs: LeaderboardInputs): Leaderboard {
   );
   const neurons = miners.map(({ neuron, scoring }): LeaderboardNeuron => {
     const payout = payouts.miners.get(neuron.uid)!;
+    const intervals: MinerIntervals | undefined = inputs.figures.intervals.get(
+      registrationKey(neuron.uid, neuron.hotkey),
+    );
     return {
       ...chainMetrics(neuron),
       scoring,
       forecastingIncentive: payout.forecastingIncentive,
       forecastingAlphaPerDay: prices === null ? null : payout.forecastingAlphaPerDay,
       forecastingUsdPerDay: prices === null ? null : payout.forecastingUsdPerDay,
+      rank: 0,
+      brierInterval: intervals?.brier ?? null,
+      edgeInterval: intervals?.edge ?? null,
     };
   }).sort((a, b) => b.forecastingIncentive - a.forecastingIncentive || a.uid - b.uid);
+  rankByIncentive(neurons);
   return {
     netuid: inputs.netuid,
     updatedAt: isoAt(inputs.nowMs),
@@ -168,5 +191,17 @@ export function buildLeaderboard(inputs: LeaderboardInputs): Leaderboard {
     },
     count: neurons.length,
     neurons,
+    window: { ...inputs.figures.window, lastRunAt: inputs.table === null ? null : isoAt(computedAtMs) },
+    baselines: inputs.figures.baselines,
   };
+}
+
+/** Sets each row's competition rank; the rows are by `forecastingIncentive` descending. */
+function rankByIncentive(neurons: LeaderboardNeuron[]): void {
+  neurons.forEach((row, index) => {
+    const before = neurons[index - 1];
+    row.rank = before !== undefined && before.forecastingIncentive === row.forecastingIncentive
+      ? before.rank
+      : index + 1;
+  });
 }

@@ -1,9 +1,11 @@
 import type { Clock } from "../kernel/mod.ts";
 import type { MetagraphReader, PriceReader } from "./board_inputs.ts";
 import type { OrgStore } from "../../storage/org_store.ts";
-import type { ScoreStore } from "../../storage/score_store.ts";
+import type { ScoreStore, ScoreTable } from "../../storage/score_store.ts";
+import type { ForecastHistoryStore } from "../../storage/forecast_history_store.ts";
 import { buildLeaderboard, type Leaderboard } from "./leaderboard.ts";
 import { computedAtOf } from "./scoring_job.ts";
+import { computeWindowFigures, type WindowFigures } from "./window_figures.ts";
 
 /** How long one built board is served (docs/scoring.md, "GET /v1/leaderboard": cached 60 s). */
 export const LEADERBOARD_CACHE_MS = 60_000;
@@ -13,7 +15,9 @@ export interface LeaderboardViewOptions {
   metagraph: MetagraphReader;
   /** This instance's price view. */
   prices: PriceReader;
-  scores: Pick<ScoreStore, "getTable">;
+  scores: Pick<ScoreStore, "getTable" | "windowRows" | "getEvents">;
+  /** The consensus history (the consensus baseline's points). */
+  history: Pick<ForecastHistoryStore, "listPoints">;
   orgs: Pick<OrgStore, "minerRegistration">;
   clock: Clock;
   /** `FGW_FORECASTING_WEIGHT_SHARE`. */
@@ -29,12 +33,15 @@ export interface LeaderboardViewOptions {
 /**
  * One instance's leaderboard: built from the metagraph view, the price view, the stored score
  * table and the organisations' miner registrations, and served for `cacheMs` (concurrent callers
- * share one build). The board's subnet is the metagraph view's.
+ * share one build). The board's subnet is the metagraph view's. The figures over the table's
+ * window (intervals, baselines, counts) are read once per window: again only when a scoring run
+ * stored a table with another `computedAt`.
  */
 export class LeaderboardView {
   readonly #options: LeaderboardViewOptions;
   #board: { builtAtMs: number; board: Leaderboard } | null = null;
   #building: Promise<Leaderboard> | null = null;
+  #figures: { key: string; figures: WindowFigures } | null = null;
 
   constructor(options: LeaderboardViewOptions) {
     this.#options = options;
@@ -65,19 +72,36 @@ export class LeaderboardView {
       ),
     ]);
     const current = prices.current();
+    const fallbackComputedAtMs = computedAtOf(nowMs, this.#options.scoringIntervalMs);
+    const figures = await this.#windowFigures(table, fallbackComputedAtMs);
     const board = buildLeaderboard({
       netuid: metagraph.netuid,
       neurons,
       forecasting: new Set(registered.flat()),
       table,
-      fallbackComputedAtMs: computedAtOf(nowMs, this.#options.scoringIntervalMs),
+      fallbackComputedAtMs,
       windowDays: this.#options.windowDays,
       forecastingWeightShare: this.#options.forecastingWeightShare,
       prices: current.prices,
       stale: metagraph.status(nowMs) !== "fresh" || current.stale,
       nowMs,
+      figures,
     });
     this.#board = { builtAtMs: nowMs, board };
     return board;
+  }
+
+  /** The figures over the table's window (the current interval's before the first table), memoised. */
+  async #windowFigures(table: ScoreTable | null, fallbackComputedAtMs: number): Promise<WindowFigures> {
+    const window = {
+      computedAtMs: table?.computedAtMs ?? fallbackComputedAtMs,
+      windowDays: table?.windowDays ?? this.#options.windowDays,
+    };
+    const key = `${window.computedAtMs}/${window.windowDays}`;
+    if (this.#figures?.key === key) return this.#figures.figures;
+    const { scores, history } = this.#options;
+    const figures = await computeWindowFigures({ scores, history }, window);
+    this.#figures = { key, figures };
+    return figures;
   }
 }

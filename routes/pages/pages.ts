@@ -3,16 +3,23 @@ import type { AppEnv } from "../http/app_env.ts";
 import { ASSET_PATHS, assetRoutes } from "./assets/asset_routes.ts";
 import { pageHandler } from "./kit/error_page.tsx";
 import { homePage } from "./home_page.tsx";
+import type { OverviewSource } from "../overview/overview_source.ts";
+import { leaderboardPage, type LeaderboardPageDeps } from "./leaderboard/leaderboard_page.tsx";
 
 /** What the pages read: the same views and stores as their JSON routes. */
-// deno-lint-ignore no-empty-interface -- each page area adds the views it reads
-export interface PageDeps {}
+export interface PageDeps {
+  /** The home page's figures (`GET /v1/overview`'s source). */
+  overview: OverviewSource;
+  /** The leaderboard view and the views of it `GET /v1/leaderboard` renders. */
+  leaderboard: LeaderboardPageDeps;
+}
 
 type PageRender = (c: Context) => Promise<Response>;
 
 /** Each page: its path (Hono's syntax) and how it is rendered from the views it reads. */
 const PAGES: Record<string, (deps: PageDeps) => PageRender> = {
-  "/": () => homePage,
+  "/": (deps) => homePage(deps.overview),
+  "/leaderboard": (deps) => leaderboardPage(deps.leaderboard),
 };
 
 /**

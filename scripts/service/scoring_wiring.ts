@@ -52,6 +52,7 @@ export function createScoring(config: Config, deps: ScoringDeps): ScoringWiring 
     metagraph: deps.metagraph,
     prices: deps.prices,
     scores: storage.scores,
+    history: storage.forecastHistory,
     orgs: storage.orgs,
     clock: deps.clock,
     forecastingWeightShare: config.FGW_FORECASTING_WEIGHT_SHARE,

@@ -67,7 +67,18 @@ export function worldAnswers(world: ScorerInput) {
       forecastingIncentive: 0,
       forecastingAlphaPerDay: 0,
       forecastingUsdPerDay: 0,
+      rank: 1,
+      brierInterval: null,
+      edgeInterval: null,
     })),
+    window: {
+      from: world.computedAt,
+      to: world.computedAt,
+      scoredEvents: 0,
+      countedPredictions: 0,
+      lastRunAt: world.computedAt,
+    },
+    baselines: [],
   };
   const rows = world.predictions.map((p) => {
     const event = events.get(p.eventId)!;

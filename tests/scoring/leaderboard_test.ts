@@ -61,6 +61,8 @@ adapterTest(
       "scoringMeta",
       "count",
       "neurons",
+      "window",
+      "baselines",
     ]);
     assert.equal(body.netuid, 41);
     assert.equal(body.updatedAt, new Date(NOW).toISOString());
@@ -96,7 +98,7 @@ adapterTest(
     assert.deepEqual(Object.keys(top), [
       ...["uid", "hotkey", "coldkey", "stake", "validatorPermit", "active", "incentive", "emission", "trust"],
       ...["consensus", "dividends", "lastUpdate", "firstSeenAt", "scoring", "forecastingIncentive"],
-      ...["forecastingAlphaPerDay", "forecastingUsdPerDay"],
+      ...["forecastingAlphaPerDay", "forecastingUsdPerDay", "rank", "brierInterval", "edgeInterval"],
     ]);
     assert.equal(top.hotkey, minerHotkey(0));
     assert.equal(top.stake, chain.stakeRao.toString());
