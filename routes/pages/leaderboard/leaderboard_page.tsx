@@ -58,7 +58,7 @@ function BoardPage(props: { board: Leaderboard; query: LeaderboardQuery; deps: L
         This view as <a href={`/v1/leaderboard${leaderboardSearch(query, "csv")}`}>CSV</a> or{" "}
         <a href={`/v1/leaderboard${leaderboardSearch(query)}`}>JSON</a>.
       </p>
-      {board.count === 0 ? <NoMiners /> : <Standings board={board} query={query} rows={rows.length} />}
+      {board.count === 0 ? <NoMiners /> : <Standings board={board} />}
       {board.count === 0 ? "" : <BoardTable board={board} rows={rows} view={query} />}
       {rows.length < board.count ? <ShowAll query={query} shown={rows.length} count={board.count} /> : ""}
       <h2>What the columns mean</h2>
@@ -97,7 +97,7 @@ function NoMiners() {
 }
 
 /** The board's size, and why every score is 0 when nothing was scored in the window. */
-function Standings(props: { board: Leaderboard; query: LeaderboardQuery; rows: number }) {
+function Standings(props: { board: Leaderboard }) {
   const { board } = props;
   if (board.window.countedPredictions > 0) {
     return (
