@@ -26,8 +26,9 @@ import { adminMetagraphRoutes } from "./validators/admin_metagraph.ts";
 import { validatorRoutes } from "./validators/validators.ts";
 import type { AskMiner } from "../actors/agents/mod.ts";
 import { adminMinerRoutes, agentRoutes } from "./agents/agents.ts";
-import type { LeaderboardView } from "../actors/scoring/mod.ts";
+import type { LeaderboardView, MinerView } from "../actors/scoring/mod.ts";
 import { leaderboardRoutes } from "./scoring/leaderboard.ts";
+import { minerRoutes } from "./scoring/miner.ts";
 import { scoredEventRoutes } from "./scoring/scored_events.ts";
 import { scoredPredictionRoutes } from "./scoring/scored_predictions.ts";
 import type { CompletionDesk, ProviderCatalog } from "../actors/gateway/mod.ts";
@@ -64,8 +65,8 @@ export interface AppDeps {
   signatureGuard: SignatureGuard;
   /** Leases and prediction submissions of the validator loop. */
   validators: ValidatorDesk;
-  /** The public scoring reads: the leaderboard view. */
-  scoring: { leaderboard: LeaderboardView };
+  /** The public scoring reads: the leaderboard view and the miners' reports. */
+  scoring: { leaderboard: LeaderboardView; miners: MinerView };
   /**
    * The customer predictions: the reader, and what queues fresh runs (null where none is wired:
    * `requestFresh` then answers 503).
@@ -135,6 +136,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.route("/v1/leaderboard", leaderboardRoutes(deps.scoring.leaderboard));
+  app.route("/v1/miners", minerRoutes(deps.scoring.miners));
   const access = createApiKeyAccess(deps.storage, deps.countKeyUse, {
     clock: deps.clock,
     rememberSecrets: deps.http.rememberKeySecrets,
