@@ -205,7 +205,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.route("/admin/v1", adminMetagraphRoutes({ ...deps.metagraph, clock: deps.clock }));
-  app.route("/", pageRoutes({}));
+  app.route("/", pageRoutes({ miners: deps.scoring.miners }));
   serveApiDocs(app);
   return app;
 }
