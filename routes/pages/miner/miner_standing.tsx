@@ -123,10 +123,10 @@ export function Standing(props: { report: MinerReport }) {
         </dd>
         <dt>Incentive {percent(neuron.forecastingIncentive, 2)}</dt>
         <dd>
-          Its share of the forecasting payout: its score over the sum of every forecasting miner's. Per day:
-          {" "}
-          {neuron.forecastingAlphaPerDay === null ? "—" : `${fixed(neuron.forecastingAlphaPerDay, 3)} α`}{" "}
-          ({usd(neuron.forecastingUsdPerDay)}).
+          Its share of the forecasting payout: its score over the sum of every forecasting miner's.{" "}
+          {neuron.forecastingAlphaPerDay === null
+            ? "Its payout per day is shown once the prices are known."
+            : `Per day: ${fixed(neuron.forecastingAlphaPerDay, 3)} α (${usd(neuron.forecastingUsdPerDay)}).`}
         </dd>
       </dl>
       <h3>On chain</h3>
