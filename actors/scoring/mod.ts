@@ -2,7 +2,9 @@
  * Scoring: scorer v1 (pure functions, exactly docs/scoring.md) — per-prediction validity and Brier
  * scores, the "latest" rule, per-event stats, the per-miner score table, forecasting payouts — and
  * the u16 weights a validator would set from the scores; the scorer over stored rows and the
- * periodic scoring job that fills the ScoreStore (scored events and the score table).
+ * periodic scoring job that fills the ScoreStore (scored events and the score table); the
+ * leaderboard view, and the miners' reports of the web pages (`MinerView`, with the figures scorer v1
+ * does not produce: reliability bins, weekly Brier, 95 % intervals).
  *
  * @module
  */
