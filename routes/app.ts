@@ -26,11 +26,12 @@ import { adminMetagraphRoutes } from "./validators/admin_metagraph.ts";
 import { validatorRoutes } from "./validators/validators.ts";
 import type { AskMiner } from "../actors/agents/mod.ts";
 import { adminMinerRoutes, agentRoutes } from "./agents/agents.ts";
-import type { LeaderboardView } from "../actors/scoring/mod.ts";
+import type { LeaderboardView, MinerView } from "../actors/scoring/mod.ts";
 import { leaderboardRoutes } from "./scoring/leaderboard.ts";
 import { BoardViews } from "./scoring/leaderboard_query.ts";
 import { overviewRoutes } from "./overview/overview.ts";
 import { OverviewSource } from "./overview/overview_source.ts";
+import { minerRoutes } from "./scoring/miner.ts";
 import { scoredEventRoutes } from "./scoring/scored_events.ts";
 import { scoredPredictionRoutes } from "./scoring/scored_predictions.ts";
 import type { CompletionDesk, ProviderCatalog } from "../actors/gateway/mod.ts";
@@ -67,8 +68,8 @@ export interface AppDeps {
   signatureGuard: SignatureGuard;
   /** Leases and prediction submissions of the validator loop. */
   validators: ValidatorDesk;
-  /** The public scoring reads: the leaderboard view. */
-  scoring: { leaderboard: LeaderboardView };
+  /** The public scoring reads: the leaderboard view and the miners' reports. */
+  scoring: { leaderboard: LeaderboardView; miners: MinerView };
   /**
    * The customer predictions: the reader, and what queues fresh runs (null where none is wired:
    * `requestFresh` then answers 503).
@@ -145,6 +146,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     clock: deps.clock,
   });
   app.route("/v1/overview", overviewRoutes(overview));
+  app.route("/v1/miners", minerRoutes(deps.scoring.miners));
   const access = createApiKeyAccess(deps.storage, deps.countKeyUse, {
     clock: deps.clock,
     rememberSecrets: deps.http.rememberKeySecrets,
@@ -213,7 +215,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.route("/admin/v1", adminMetagraphRoutes({ ...deps.metagraph, clock: deps.clock }));
-  app.route("/", pageRoutes({ overview, leaderboard }));
+  app.route("/", pageRoutes({ overview, leaderboard, miners: deps.scoring.miners }));
   serveApiDocs(app);
   return app;
 }

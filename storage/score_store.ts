@@ -136,6 +136,18 @@ export interface WindowPage {
   events: number;
 }
 
+/** Whose rows `minerRows` reads: a hotkey under any uid, or one (hotkey, uid) registration. */
+export interface MinerRowsOf {
+  hotkey: string;
+  uid?: number;
+}
+
+/** The events `minerRows` reads: those resolved in (`resolvedAfterMs`, `resolvedUntilMs`]. */
+export interface ResolvedWindow {
+  resolvedAfterMs: number;
+  resolvedUntilMs: number;
+}
+
 /** One event's scoring to record: its record and all its prediction rows. */
 export interface ScoredEventWrite {
   event: ScoredEventRecord;
@@ -171,6 +183,11 @@ export interface ScoreStore {
    * "Determinism"); `next` is the last event of the page, null when no event follows.
    */
   windowRows(page: WindowPage): Promise<{ rows: WindowRow[]; next: ScoredEventPosition | null }>;
+  /**
+   * The counted rows of one miner on the events resolved in the window, newest resolution first,
+   * then by event id, then by uid (a miner's page: its scored events and their figures).
+   */
+  minerRows(miner: MinerRowsOf, window: ResolvedWindow): Promise<ScoredPredictionRecord[]>;
   /** Replaces the score table. */
   putTableFenced(table: ScoreTable, options: { fence: Fence }): Promise<boolean>;
   /** The last score table written, or null before the first. */

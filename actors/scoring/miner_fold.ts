@@ -88,13 +88,18 @@ export function compareMinerPlace(
   return a.resolvedAtMs - b.resolvedAtMs || compareCodePoints(a.eventId, b.eventId);
 }
 
+/** Calibration's bin of q (p′ of the predicted outcome): `min(⌊10q⌋, 9)`, 0..9. */
+export function calibrationBinOf(q: number): number {
+  return Math.min(Math.floor(q * 10), 9);
+}
+
 /** Calibration's 10 bins of q, summed in the order rows are added. */
 export class CalibrationBins {
   readonly #bins = Array.from({ length: 10 }, () => ({ n: 0, q: 0, y: 0 }));
   #count = 0;
 
   add(q: number, won: boolean): void {
-    const bin = this.#bins[Math.min(Math.floor(q * 10), 9)]!;
+    const bin = this.#bins[calibrationBinOf(q)]!;
     bin.n += 1;
     bin.q += q;
     bin.y += won ? 1 : 0;

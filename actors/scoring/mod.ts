@@ -2,7 +2,9 @@
  * Scoring: scorer v1 (pure functions, exactly docs/scoring.md) — per-prediction validity and Brier
  * scores, the "latest" rule, per-event stats, the per-miner score table, forecasting payouts — and
  * the u16 weights a validator would set from the scores; the scorer over stored rows and the
- * periodic scoring job that fills the ScoreStore (scored events and the score table).
+ * periodic scoring job that fills the ScoreStore (scored events and the score table); the
+ * leaderboard view, and the miners' reports of the web pages (`MinerView`, with the figures scorer v1
+ * does not produce: reliability bins, weekly Brier, 95 % intervals).
  *
  * @module
  */
@@ -12,8 +14,11 @@ export * from "./latest_rule.ts";
 export * from "./leaderboard.ts";
 export * from "./leaderboard_sort.ts";
 export * from "./leaderboard_view.ts";
+export * from "./miner_events.ts";
+export * from "./miner_figures.ts";
 export * from "./miner_fold.ts";
 export * from "./miner_scoring.ts";
+export * from "./miner_view.ts";
 export * from "./page_interval.ts";
 export * from "./payouts.ts";
 export * from "./prediction_score.ts";

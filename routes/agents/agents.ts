@@ -8,7 +8,8 @@ import type { AppEnv } from "../http/app_env.ts";
 import { openApiApp } from "../http/openapi.ts";
 import type { ApiKeyAccess, KeyEnv } from "../middleware/api_key_auth.ts";
 import { signatureAccess, signedCallerIfAny } from "../middleware/signature_auth.ts";
-import { getMinerRoute, submitAgentRoute, versionJson } from "./agents_api.ts";
+import { versionJson } from "../http/shared_schemas.ts";
+import { getMinerRoute, submitAgentRoute } from "./agents_api.ts";
 
 export interface AgentRouteDeps {
   askMiner: AskMiner;

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { isoAt, isSs58Address } from "../../actors/kernel/mod.ts";
-import type { AgentVersion } from "../../storage/agent_store.ts";
+import { isSs58Address } from "../../actors/kernel/mod.ts";
 import type { ApiKeyAccess } from "../middleware/api_key_auth.ts";
 import type { SignatureAccess } from "../middleware/key_or_signature.ts";
 import { ASKS_ACTOR, defineRoute, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { freeText } from "../http/validation.ts";
 import { minerHotkeyParam } from "../http/path_ids.ts";
+import { AgentVersionSchema } from "../http/shared_schemas.ts";
 
 /**
  * Body limit of an upload: a code of `maxAgentBytes` UTF-8 bytes fits however it is escaped in
@@ -17,7 +17,6 @@ export function uploadBodyLimit(maxAgentBytes: number): number {
 }
 
 const instant = z.string().meta({ description: "ISO 8601 UTC with milliseconds" });
-const sha256 = z.string().meta({ description: "Lowercase hex SHA-256 of the code's UTF-8 bytes." });
 const hotkeyString = z.string().meta({ description: "A miner hotkey: an SS58 address (prefix 42)." });
 
 const uploadSchema = z.strictObject({
@@ -34,29 +33,6 @@ const uploadSchema = z.strictObject({
         "pinned miner, then the organisation's default miner. With a signature: the signer, or omitted.",
     }),
 });
-
-export const AgentVersionSchema = z.object({
-  versionId: z.string(),
-  minerHotkey: hotkeyString,
-  sha256,
-  sizeBytes: z.number().int().meta({ description: "Size of the code in UTF-8 bytes." }),
-  name: z.string().nullable(),
-  createdAt: instant,
-  current: z.boolean().meta({ description: "Whether validators run this version: the miner's newest." }),
-}).meta({ id: "AgentVersion" });
-
-/** A version as the API shows it (never its code). */
-export function versionJson(version: AgentVersion, current: boolean) {
-  return {
-    versionId: version.versionId,
-    minerHotkey: version.minerHotkey,
-    sha256: version.sha256,
-    sizeBytes: version.sizeBytes,
-    name: version.name,
-    createdAt: isoAt(version.createdAtMs),
-    current,
-  };
-}
 
 /** `POST /v1/agents/submit-agent`, taking an API key with `predictions:write` or a miner signature. */
 export function submitAgentRoute(

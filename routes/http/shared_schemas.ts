@@ -1,10 +1,13 @@
 /**
  * The wire schemas more than one route area shows: an event (the catalog, the validators' lease,
  * the customer predictions), a validator's signature headers (every validator-signed route), a
- * money amount (billing and the gateway) and an API key (its admin routes and the organisation's).
+ * money amount (billing and the gateway), an API key (its admin routes and the organisation's) and
+ * a miner's agent version (the agent routes and the miner's public page).
  * An area takes them from here, never from another area's files.
  */
 import { z } from "zod";
+import { isoAt } from "../../actors/kernel/mod.ts";
+import type { AgentVersion } from "../../storage/agent_store.ts";
 import { API_KEY_SCOPES } from "../../storage/api_key_store.ts";
 
 const instant = z.string().meta({
@@ -91,3 +94,27 @@ export const llmUsageFields = {
   }),
   llmCostMicro: microString("What those calls were charged."),
 };
+
+/** A miner's agent version as the API shows it: its digest and size, never its code. */
+export const AgentVersionSchema = z.object({
+  versionId: z.string(),
+  minerHotkey: z.string().meta({ description: "A miner hotkey: an SS58 address (prefix 42)." }),
+  sha256: z.string().meta({ description: "Lowercase hex SHA-256 of the code's UTF-8 bytes." }),
+  sizeBytes: z.number().int().meta({ description: "Size of the code in UTF-8 bytes." }),
+  name: z.string().nullable(),
+  createdAt: instant,
+  current: z.boolean().meta({ description: "Whether validators run this version: the miner's newest." }),
+}).meta({ id: "AgentVersion" });
+
+/** A version as the API shows it (never its code). */
+export function versionJson(version: AgentVersion, current: boolean) {
+  return {
+    versionId: version.versionId,
+    minerHotkey: version.minerHotkey,
+    sha256: version.sha256,
+    sizeBytes: version.sizeBytes,
+    name: version.name,
+    createdAt: isoAt(version.createdAtMs),
+    current,
+  };
+}

@@ -5,6 +5,8 @@ import { pageHandler } from "./kit/error_page.tsx";
 import { homePage } from "./home_page.tsx";
 import type { OverviewSource } from "../overview/overview_source.ts";
 import { leaderboardPage, type LeaderboardPageDeps } from "./leaderboard/leaderboard_page.tsx";
+import type { MinerView } from "../../actors/scoring/mod.ts";
+import { minerPage } from "./miner/miner_page.tsx";
 
 /** What the pages read: the same views and stores as their JSON routes. */
 export interface PageDeps {
@@ -12,6 +14,8 @@ export interface PageDeps {
   overview: OverviewSource;
   /** The leaderboard view and the views of it `GET /v1/leaderboard` renders. */
   leaderboard: LeaderboardPageDeps;
+  /** The miners' reports (`/miners/{hotkey}`, as `GET /v1/miners/{hotkey}`). */
+  miners: MinerView;
 }
 
 type PageRender = (c: Context) => Promise<Response>;
@@ -20,6 +24,7 @@ type PageRender = (c: Context) => Promise<Response>;
 const PAGES: Record<string, (deps: PageDeps) => PageRender> = {
   "/": (deps) => homePage(deps.overview),
   "/leaderboard": (deps) => leaderboardPage(deps.leaderboard),
+  "/miners/:hotkey": (deps) => minerPage(deps.miners),
 };
 
 /**

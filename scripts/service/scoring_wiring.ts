@@ -1,5 +1,5 @@
 import type { Clock, Logger } from "../../actors/kernel/mod.ts";
-import { LeaderboardView, ScoringJob } from "../../actors/scoring/mod.ts";
+import { LeaderboardView, MinerView, ScoringJob } from "../../actors/scoring/mod.ts";
 import type { MetagraphView } from "../../actors/validators/mod.ts";
 import type { PriceView } from "../../actors/prices/mod.ts";
 import type { Storage } from "../../storage/storage.ts";
@@ -12,6 +12,8 @@ import type { Config } from "./config.ts";
 export interface ScoringWiring {
   job: ScoringJob;
   leaderboard: LeaderboardView;
+  /** The miners' reports (`GET /v1/miners/{hotkey}` and the miner pages), over the leaderboard view. */
+  miners: MinerView;
 }
 
 export interface ScoringDeps {
@@ -59,5 +61,12 @@ export function createScoring(config: Config, deps: ScoringDeps): ScoringWiring 
     windowDays: config.FGW_SCORING_WINDOW_DAYS,
     scoringIntervalMs: config.FGW_SCORING_INTERVAL_MS,
   });
-  return { job, leaderboard };
+  const miners = new MinerView({
+    leaderboard,
+    scores: storage.scores,
+    assignments: storage.assignments,
+    agents: storage.agents,
+    clock: deps.clock,
+  });
+  return { job, leaderboard, miners };
 }

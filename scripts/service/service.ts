@@ -225,7 +225,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     askMiner,
     signatureGuard,
     validators,
-    scoring: { leaderboard: scoring.leaderboard },
+    scoring: { leaderboard: scoring.leaderboard, miners: scoring.miners },
     predictions: { reader: predictions.reader, freshRuns: predictions.freshRuns },
     gateway: {
       catalog: gateway.catalog,

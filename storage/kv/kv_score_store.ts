@@ -2,6 +2,8 @@ import { isDeepStrictEqual } from "node:util";
 import type { Fence } from "../job_lease_store.ts";
 import type {
   ListScoredEventsOptions,
+  MinerRowsOf,
+  ResolvedWindow,
   ScoredEventPosition,
   ScoredEventRecord,
   ScoredEventWrite,
@@ -152,6 +154,20 @@ export class KvScoreStore implements ScoreStore {
       }
     }
     return { rows, next: events.length === page.events ? events.at(-1)! : null };
+  }
+
+  /** One range of the miner's index entries (each holds its counted row), newest first. */
+  async minerRows(miner: MinerRowsOf, window: ResolvedWindow): Promise<ScoredPredictionRecord[]> {
+    const prefix = ["score", "hotkey_event", miner.hotkey];
+    const selector = {
+      start: [...prefix, -window.resolvedUntilMs],
+      end: [...prefix, -window.resolvedAfterMs],
+    };
+    const rows: ScoredPredictionRecord[] = [];
+    for await (const entry of this.#kv.list<ScoredPredictionRecord>(selector, { batchSize: 500 })) {
+      if (miner.uid === undefined || entry.value.minerUid === miner.uid) rows.push(entry.value);
+    }
+    return rows;
   }
 
   putTableFenced(table: ScoreTable, options: { fence: Fence }): Promise<boolean> {

@@ -2,6 +2,8 @@ import type { Sql, TransactionSql } from "postgres";
 import type { Fence } from "../job_lease_store.ts";
 import type {
   ListScoredEventsOptions,
+  MinerRowsOf,
+  ResolvedWindow,
   ScoredEventPosition,
   ScoredEventRecord,
   ScoredEventWrite,
@@ -124,6 +126,22 @@ export class PgScoreStore implements ScoreStore {
       ? { resolvedAtMs: Number(last.resolved_at_ms), eventId: last.event_id }
       : null;
     return { rows: events.flatMap((event) => windowRowsOf(event.event_id, event.rows)), next };
+  }
+
+  /** One statement: the miner's scored events in the window (the `miners` GIN key), their rows kept. */
+  async minerRows(miner: MinerRowsOf, window: ResolvedWindow): Promise<ScoredPredictionRecord[]> {
+    const events = await this.#sql<{ event_id: string; rows: StoredRows | null }[]>`
+      SELECT event_id, rows FROM scored_events
+      WHERE miners @> ARRAY[${minerKey(miner.hotkey, miner.uid)}::TEXT]
+        AND resolved_at_ms > ${window.resolvedAfterMs} AND resolved_at_ms <= ${window.resolvedUntilMs}
+      ORDER BY resolved_at_ms DESC, event_id`;
+    return events.flatMap((event) =>
+      decodeRows(event.event_id, event.rows, { countedOnly: true })
+        .filter((row) =>
+          row.minerHotkey === miner.hotkey && (miner.uid === undefined || row.minerUid === miner.uid)
+        )
+        .sort((a, b) => a.minerUid - b.minerUid)
+    );
   }
 
   /** One transaction behind the lease row FOR SHARE: the head and every row replaced. */

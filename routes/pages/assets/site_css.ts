@@ -74,6 +74,10 @@ svg .s2 { stroke: var(--s2); fill: var(--s2); }
 svg .s3 { stroke: var(--s3); fill: var(--s3); }
 svg .s4 { stroke: var(--s4); fill: var(--s4); }
 svg path.line { fill: none; }
+svg .diagonal { stroke: var(--muted); fill: none; }
+svg rect.bar { fill: var(--panel); stroke: var(--muted); }
+svg text.label { fill: var(--fg); }
+code.hotkey { overflow-wrap: anywhere; }
 .tag { display: inline-block; padding: 0 0.4rem; border: 1px solid var(--line); border-radius: 999px; font-size: 0.8rem; color: var(--muted); }
 @media (max-width: 40rem) {
   h1 { font-size: 1.4rem; }
