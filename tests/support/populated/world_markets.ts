@@ -70,24 +70,49 @@ function pricePath(base: number[], fate: Fate, admittedAtMs: number, random: Ran
   };
 }
 
-/** Binary markets first (most of the snapshot), a few with more outcomes among them. */
-function pickMarkets(count: number): SourceMarket[] {
+/** `count` markets of `markets`, taken at even steps through it. */
+function spread(markets: readonly SourceMarket[], count: number): SourceMarket[] {
+  const step = Math.floor(markets.length / count);
+  return markets.filter((_, i) => i % step === 0).slice(0, count);
+}
+
+/**
+ * The world's markets in fate order (settled, awaiting, open: see `timeline`), one with more than
+ * two outcomes in each part; the open ones end at least a day after now in the snapshot.
+ */
+function pickMarkets(): SourceMarket[] {
   const decoded = (snapshot.markets as unknown[]).map(decodeGammaMarket).filter((m): m is SourceMarket =>
     m !== null && Object.keys(m.outcomePrices).length === m.outcomes.length
   );
+  const lasts = (m: SourceMarket) => Date.parse(m.endDate) >= WORLD_NOW_MS + DAY_MS;
   const binary = decoded.filter((m) => m.outcomes.length === 2);
-  const more = decoded.filter((m) => m.outcomes.length > 2).slice(0, 3);
-  const step = Math.floor(binary.length / (count - more.length));
-  const picked = binary.filter((_, i) => i % step === 0).slice(0, count - more.length);
-  // Spread the multi-outcome markets: one resolves, one is open, one awaits.
-  picked.splice(5, 0, more[0]!);
-  picked.splice(FATES.resolved + FATES.voided + 1, 0, more[1]!);
-  picked.splice(picked.length - 4, 0, more[2]!);
-  return picked;
+  const multi = decoded.filter((m) => m.outcomes.length > 2);
+  const openMulti = multi.find(lasts)!;
+  const [settledMulti, awaitingMulti] = multi.filter((m) => !lasts(m));
+  const open = spread(binary.filter(lasts), FATES.open - 1);
+  const settled = FATES.resolved + FATES.voided;
+  const rest = spread(binary.filter((m) => !open.includes(m)), settled + FATES.awaiting - 2);
+  return [
+    ...rest.slice(0, 5),
+    settledMulti!,
+    ...rest.slice(5, settled - 1),
+    rest[settled - 1]!,
+    awaitingMulti!,
+    rest[settled]!,
+    ...open.slice(0, 15),
+    openMulti,
+    ...open.slice(15),
+  ];
 }
 
-/** The fate and time line of the `index`-th market (in `pickMarkets` order). */
-function timeline(index: number, hidden: number[], random: Random) {
+/** The one voided market: a slot among the settled ones, a third of the way through. */
+const VOIDED_INDEX = 12;
+
+/**
+ * The fate and time line of the `index`-th market (in `pickMarkets` order). An open market keeps
+ * the snapshot's end date, which its question's dates were written for.
+ */
+function timeline(index: number, market: SourceMarket, hidden: number[], random: Random) {
   const { resolved, voided, awaiting } = FATES;
   if (index < resolved + voided) {
     // Resolutions spread over the window, the first two days in; each market lived 2..9 days.
@@ -95,7 +120,7 @@ function timeline(index: number, hidden: number[], random: Random) {
       Math.floor(random() * 12) * HOUR_MS;
     const admittedAtMs = Math.max(WORLD_START_MS, atMs - (2 + Math.floor(random() * 8)) * DAY_MS);
     const endMs = atMs + Math.floor(random() * 3) * DAY_MS;
-    const fate: Fate = index === 12
+    const fate: Fate = index === VOIDED_INDEX
       ? { kind: "voided", atMs }
       : { kind: "resolved", atMs, winner: draw(hidden, random) };
     return { admittedAtMs, endMs, fate };
@@ -109,7 +134,7 @@ function timeline(index: number, hidden: number[], random: Random) {
     };
   }
   const admittedAtMs = WORLD_NOW_MS - (1 + Math.floor(random() * 18)) * DAY_MS;
-  const endMs = WORLD_NOW_MS + (1 + Math.floor(random() * 20)) * DAY_MS + Math.floor(random() * 24) * HOUR_MS;
+  const endMs = Date.parse(market.endDate);
   return { admittedAtMs, endMs, fate: { kind: "open" } as Fate };
 }
 
@@ -130,14 +155,13 @@ function onTick(ms: number): number {
 
 /** The world's markets, the same on every call. */
 export function worldMarkets(): WorldMarket[] {
-  const total = FATES.resolved + FATES.voided + FATES.awaiting + FATES.open;
-  return pickMarkets(total).map((market, index) => {
+  return pickMarkets().map((market, index) => {
     const random = seeded(`market:${market.sourceMarketId}`);
     const base = normalised(market.outcomes.map((o) => market.outcomePrices[o.outcomeId]!));
     // The truth the winner is drawn from: the market's prices pulled halfway toward even, so a
     // forecaster who shrinks the price toward even beats the market on average.
     const hidden = base.map((p) => 1 / base.length + 0.5 * (p - 1 / base.length));
-    const line = timeline(index, hidden, random);
+    const line = timeline(index, market, hidden, random);
     const admittedAtMs = onTick(line.admittedAtMs);
     const fate: Fate = "atMs" in line.fate ? { ...line.fate, atMs: onTick(line.fate.atMs) } : line.fate;
     const endMs = Math.ceil(Math.max(line.endMs, "atMs" in fate ? fate.atMs : line.endMs) / HOUR_MS) *
