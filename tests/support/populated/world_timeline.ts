@@ -6,7 +6,11 @@
  */
 import { DAY_MS, isoAt } from "../../../actors/kernel/mod.ts";
 import { predictionValidation } from "../../../actors/validators/mod.ts";
-import { agentPredictionId, type AssignmentTarget } from "../../../storage/assignment_record.ts";
+import {
+  agentPredictionId,
+  type AssignmentTarget,
+  type ReportedPrediction,
+} from "../../../storage/assignment_record.ts";
 import type { EventRecord } from "../../../storage/event_record.ts";
 import type { Storage } from "../../../storage/storage.ts";
 import { claimAll } from "../assignments.ts";
@@ -97,6 +101,29 @@ function targetOf(planned: PlannedPrediction): AssignmentTarget {
   };
 }
 
+/** What the world's validator reports for a planned prediction: the miner's habit on the market then. */
+function reportedPrediction(planned: PlannedPrediction, id: string): ReportedPrediction {
+  const { admitted, fate, hidden } = planned.market;
+  const m = planned.market.pricesAt(planned.atMs);
+  const winner = fate.kind === "resolved" ? fate.winner : null;
+  const p = forecastOf(planned.miner.habit, { market: m, hidden, winner }, seeded(`forecast:${id}`));
+  const ids = admitted.outcomes.map((o) => o.outcomeId);
+  const best = p.indexOf(Math.max(...p));
+  return {
+    schemaVersion: "1.0",
+    submittedAt: isoAt(planned.atMs),
+    predictionType: ids.length === 2 ? "binary" : "categorical",
+    predictedOutcomeId: ids[best]!,
+    confidence: p[best]!,
+    outcomeProbabilities: Object.fromEntries(ids.map((outcomeId, i) => [outcomeId, p[i]!])),
+    outcomePricesAtPrediction: Object.fromEntries(ids.map((outcomeId, i) => [outcomeId, m[i]!])),
+    executionMetadata: {
+      predictionIsInvalid: planned.invalid,
+      runtimeMs: 800 + (planned.atMs / TICK_MS) % 900,
+    },
+  };
+}
+
 /** Leases and submits the predictions due at `atMs` as the world's validator would. */
 async function submitDue(
   storage: Storage,
@@ -113,26 +140,7 @@ async function submitDue(
     const id = agentPredictionId({ ...targets[index]!, round: planned.round });
     const lease = claimed.get(id);
     if (!lease) throw new Error(`Cannot submit the world's prediction: ${id} was not leased`);
-    const { admitted } = planned.market;
-    const m = planned.market.pricesAt(planned.atMs);
-    const { fate, hidden } = planned.market;
-    const winner = fate.kind === "resolved" ? fate.winner : null;
-    const p = forecastOf(planned.miner.habit, { market: m, hidden, winner }, seeded(`forecast:${id}`));
-    const ids = admitted.outcomes.map((o) => o.outcomeId);
-    const best = p.indexOf(Math.max(...p));
-    const prediction = {
-      schemaVersion: "1.0",
-      submittedAt: isoAt(planned.atMs),
-      predictionType: ids.length === 2 ? "binary" : "multi",
-      predictedOutcomeId: ids[best]!,
-      confidence: p[best]!,
-      outcomeProbabilities: Object.fromEntries(ids.map((outcomeId, i) => [outcomeId, p[i]!])),
-      outcomePricesAtPrediction: Object.fromEntries(ids.map((outcomeId, i) => [outcomeId, m[i]!])),
-      executionMetadata: {
-        predictionIsInvalid: planned.invalid,
-        runtimeMs: 800 + (planned.atMs / TICK_MS) % 900,
-      },
-    };
+    const prediction = reportedPrediction(planned, id);
     const receipt = await storage.assignments.submit(id, {
       validatorHotkey: validator,
       graceMs: 60_000,
