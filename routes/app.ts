@@ -17,7 +17,7 @@ import type { AskOrg } from "../actors/billing/mod.ts";
 import { createApiKeyAccess } from "./middleware/api_key_auth.ts";
 import { ipThrottle } from "./middleware/ip_throttle.ts";
 import { openApiApp } from "./http/openapi.ts";
-import { serveApiDocs } from "./api_docs.ts";
+import { serveApiDocs } from "./api_docs/api_docs.ts";
 import type { ApiKeyMessages, CountKeyUse } from "../actors/keys/mod.ts";
 import { creditRoutes } from "./billing/credits.ts";
 import { metricsRoutes } from "./metrics.ts";

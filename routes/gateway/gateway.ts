@@ -6,6 +6,7 @@ import type { AuthenticatedKey } from "../../actors/keys/mod.ts";
 import type { OrgStore } from "../../storage/org_store.ts";
 import { openApiApp, openapiSelfParsed } from "../http/openapi.ts";
 import { sendJson } from "../http/answer.ts";
+import { entityTag, notModified } from "../http/etag.ts";
 import { alongside, type ApiKeyAccess, type KeyEnv } from "../middleware/api_key_auth.ts";
 import { declaredJsonBytes, readJsonBody } from "../middleware/json_body.ts";
 import { completionJson } from "./completion_json.ts";
@@ -82,27 +83,13 @@ function earlyCall(c: Context<KeyEnv>, maxBodyBytes: number): EarlyCall | null {
  */
 function providerListing(listing: unknown) {
   const bytes = new TextEncoder().encode(JSON.stringify(listing));
-  const etag = crypto.subtle.digest("SHA-256", bytes).then((digest) =>
-    `"${Array.from(new Uint8Array(digest).slice(0, 12), (b) => b.toString(16).padStart(2, "0")).join("")}"`
-  );
+  const etag = entityTag(bytes);
   return async (c: Context) => {
     const tag = await etag;
     const headers = { "Cache-Control": "public, max-age=60", ETag: tag };
-    const wanted = c.req.header("if-none-match");
-    if (wanted !== undefined && wanted.split(",").some((listed) => noneMatchHits(listed, tag))) {
-      return c.body(null, 304, headers);
-    }
+    if (notModified(c, tag)) return c.body(null, 304, headers);
     return c.body(bytes, 200, { ...headers, "Content-Type": "application/json" });
   };
-}
-
-/**
- * True when one tag listed in `If-None-Match` matches `tag`: `*`, or the same opaque tag, weak
- * (`W/`) or not (RFC 9110 §13.1.2 compares `If-None-Match` weakly).
- */
-function noneMatchHits(listed: string, tag: string): boolean {
-  const trimmed = listed.trim();
-  return trimmed === "*" || (trimmed.startsWith("W/") ? trimmed.slice(2) : trimmed) === tag;
 }
 
 function notRegistered(hotkey: string, why: string): ServiceError {

@@ -15,13 +15,22 @@ import { KvScoreStore } from "./kv_score_store.ts";
 import { KvFreshRunStore } from "./kv_fresh_run_store.ts";
 import { KvForecastHistoryStore } from "./kv_forecast_history_store.ts";
 
+export interface KvStorageOptions {
+  /**
+   * The storage's clock, for leases, claims and nonces (docs/runtime.md). Default: the host's
+   * wall clock; a test that plays a fixed time line passes its own.
+   */
+  now?: () => number;
+}
+
 /** Opens the Deno KV adapter at `path` (a file, or ":memory:"). */
-export async function openKvStorage(path: string): Promise<Storage> {
+export async function openKvStorage(path: string, options: KvStorageOptions = {}): Promise<Storage> {
   const kv = await Deno.openKv(path);
+  const clock = options.now ? { now: options.now } : {};
   return {
     kind: "kv",
     events: new KvEventStore(kv),
-    jobLeases: new KvJobLeaseStore(kv),
+    jobLeases: new KvJobLeaseStore(kv, clock),
     settings: new KvSettingStore(kv),
     apiKeys: new KvApiKeyStore(kv),
     rateLimits: new KvRateLimitStore(kv),
@@ -30,10 +39,10 @@ export async function openKvStorage(path: string): Promise<Storage> {
     billing: new KvBillingStore(kv),
     metagraph: new KvMetagraphStore(kv),
     agents: new KvAgentStore(kv),
-    assignments: new KvAssignmentStore(kv),
-    nonces: new KvNonceStore(kv),
+    assignments: new KvAssignmentStore(kv, clock),
+    nonces: new KvNonceStore(kv, clock),
     scores: new KvScoreStore(kv),
-    freshRuns: new KvFreshRunStore(kv),
+    freshRuns: new KvFreshRunStore(kv, clock),
     forecastHistory: new KvForecastHistoryStore(kv),
     ping: async () => {
       await kv.get(["meta", "ping"]);

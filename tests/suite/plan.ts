@@ -19,6 +19,10 @@ const SLOW_FILES: Record<string, number> = {
   // Measured alone (2026-12-01, a loaded host): the escape suite's validator processes and runs.
   "scripts/validate/sandbox/escape_suite_test.ts": 21.0,
   "scripts/validate/validate_cli_test.ts": 18.0,
+  // Measured alone (2026-12-02, a loaded host): Chromium's pages, and two builds of the populated data set.
+  "browser/public_pages_test.ts": 9.0,
+  "browser/browser_harness_test.ts": 7.0,
+  "browser/populated_world_test.ts": 6.0,
   "storage/assignment_store_race_contract_test.ts": 22.6,
   "storage/billing_store_contract_test.ts": 7.6,
   "keys/api_key_instances_test.ts": 7.0,
