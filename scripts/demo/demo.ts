@@ -5,6 +5,9 @@
 import { HELP, parseDemoArgs } from "./demo_options.ts";
 import { runDemo } from "./run_demo.ts";
 
+/** A signal this soon after the first is the same stop delivered twice, not a second Ctrl-C. */
+const REPEAT_MS = 1_000;
+
 async function main(): Promise<number> {
   let options;
   try {
@@ -18,8 +21,14 @@ async function main(): Promise<number> {
     return 0;
   }
   const stop = new AbortController();
+  let stoppingSince = 0;
   const onSignal = () => {
-    if (stop.signal.aborted) Deno.exit(130);
+    if (stop.signal.aborted) {
+      // The same stop delivered twice (to the process and to its group) is not a second Ctrl-C.
+      if (performance.now() - stoppingSince > REPEAT_MS) Deno.exit(130);
+      return;
+    }
+    stoppingSince = performance.now();
     console.log("\nStopping the validator and the service… (again to exit at once, leaving the folder)");
     stop.abort();
   };

@@ -13,7 +13,7 @@ import { secondsSinceStart, setUpLines } from "./demo_report.ts";
 import { currentPool, type DemoMarket, resolveOnSchedule } from "./demo_resolver.ts";
 import { DEFAULT_PLAN, pickMarkets } from "./demo_schedule.ts";
 import { type DemoService, startDemoService } from "./demo_service.ts";
-import { type RunCounts, runValidator, type ValidatorEnd } from "./demo_validator.ts";
+import { type RunCounts, runValidator } from "./demo_validator.ts";
 
 /** How long the service may take to load its catalog and metagraph. */
 const READY_WITHIN_MS = 60_000;
@@ -33,52 +33,54 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<number>
   const stopDemo = () => stop.abort();
   io.signal.addEventListener("abort", stopDemo, { once: true });
   let demo: DemoService | null = null;
-  let validator: Promise<ValidatorEnd> | null = null;
-  let resolver: Promise<void> | null = null;
   try {
     io.out(`Forecasting Gateway demo, seed ${options.seed}: starting the service…`);
     demo = await startDemoService({ dataDir: `${folder}/data`, port: options.port, log: jsonLogger("warn") });
-    await whenReady(demo, stop.signal);
-    const schedule = pickMarkets(options.seed, currentPool(demo.service, Date.now()), DEFAULT_PLAN);
-    const accounts = await setUpAccounts(demo, { miners: DEMO_MINERS, seed: options.seed });
-    for (
-      const line of setUpLines({ ...options, ...demo, ...accounts, folder, miners: DEMO_MINERS, schedule })
-    ) {
-      io.out(line);
-    }
-    const counts: RunCounts = {};
-    const runs = { ...io, signal: stop.signal };
-    validator = runValidator({
-      ...runs,
-      base: demo.base,
-      concurrency: options.concurrency,
-      miners: DEMO_MINERS,
-    }, counts);
-    resolver = resolveOnSchedule(schedule, {
-      ...runs,
-      assignments: demo.service.storage.assignments,
-      markets: demo.markets,
-      miners: DEMO_MINERS.map((miner) => miner.signer.hotkey),
-      seed: options.seed,
-    });
-    const watched = watchBoard(demo.base, { ...runs, schedule, counts });
-    const ended = await Promise.race([validator, stopped(stop.signal)]);
-    if (ended?.failure) io.out(`Stopping: ${ended.failure}`);
-    stop.abort();
-    await watched;
-    return ended?.failure ? 1 : 0;
+    return await runLoop(demo, { options, folder, out: io.out, stop });
   } catch (error) {
     if (stop.signal.aborted) return 0;
-    io.out(error instanceof Error ? error.message : String(error));
+    io.out(messageOf(error));
     return 1;
   } finally {
     stop.abort();
     io.signal.removeEventListener("abort", stopDemo);
-    await Promise.allSettled([validator, resolver]);
-    await demo?.close();
-    await Deno.remove(folder, { recursive: true });
-    io.out(`Stopped; ${folder} removed.`);
+    await demo?.close().catch((error) => io.out(`Cannot close the service: ${messageOf(error)}`));
+    await Deno.remove(folder, { recursive: true })
+      .then(() => io.out(`Stopped; ${folder} removed.`))
+      .catch((error) => io.out(`Stopped; cannot remove ${folder}: ${messageOf(error)}`));
   }
+}
+
+/**
+ * Makes the accounts, then runs the validator, the resolutions and the board watch until `stop`
+ * aborts or the validator or the resolutions fail; stops them all before it returns the status.
+ */
+async function runLoop(
+  demo: DemoService,
+  at: { options: DemoOptions; folder: string; out(line: string): void; stop: AbortController },
+): Promise<number> {
+  const { options, out, stop } = at;
+  await whenReady(demo, stop.signal);
+  const schedule = pickMarkets(options.seed, currentPool(demo.service, Date.now()), DEFAULT_PLAN);
+  const accounts = await setUpAccounts(demo, { miners: DEMO_MINERS, seed: options.seed });
+  const report = { ...options, ...demo, ...accounts, folder: at.folder, miners: DEMO_MINERS, schedule };
+  for (const line of setUpLines(report)) out(line);
+  const counts: RunCounts = {};
+  const runs = { out, signal: stop.signal, miners: DEMO_MINERS };
+  const validator = runValidator({ ...runs, base: demo.base, concurrency: options.concurrency }, counts);
+  const resolved = resolveOnSchedule(schedule, {
+    ...runs,
+    assignments: demo.service.storage.assignments,
+    markets: demo.markets,
+    miners: DEMO_MINERS.map((miner) => miner.signer.hotkey),
+    seed: options.seed,
+  }).then(() => stopped(stop.signal), (error) => ({ failure: `cannot resolve: ${messageOf(error)}` }));
+  const watched = watchBoard(demo.base, { ...runs, schedule, counts });
+  const ended = await Promise.race([validator, resolved, stopped(stop.signal)]);
+  if (ended?.failure) out(`Stopping: ${ended.failure}`);
+  stop.abort();
+  await Promise.allSettled([validator, resolved, watched]);
+  return ended?.failure ? 1 : 0;
 }
 
 /** Resolves once the service serves its catalog and has synced the demo metagraph. */
@@ -133,4 +135,8 @@ function stopped(signal: AbortSignal): Promise<null> {
     if (signal.aborted) resolve(null);
     else signal.addEventListener("abort", () => resolve(null), { once: true });
   });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
