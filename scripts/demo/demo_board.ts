@@ -20,7 +20,7 @@ export async function fetchBoard(base: string, signal?: AbortSignal): Promise<Bo
 }
 
 /** The demo miners' rows of `board`, in the miners' order (a miner not on it yet is left out). */
-export function minerRows(board: Board, miners: readonly DemoMiner[]): { miner: DemoMiner; row: Row }[] {
+function minerRows(board: Board, miners: readonly DemoMiner[]): { miner: DemoMiner; row: Row }[] {
   return miners.flatMap((miner) => {
     const row = board.neurons.find((neuron) => neuron.hotkey === miner.signer.hotkey);
     return row ? [{ miner, row }] : [];

@@ -53,12 +53,11 @@ export async function resolveOnSchedule(schedule: readonly DemoMarket[], deps: R
     const seen = { ...market, prices };
     const winner = drawWinner(deps.seed, seen);
     deps.markets.resolve(market.sourceMarketId, { winningOutcomeId: winner, resolvedAtMs: Date.now() });
-    const hidden = hiddenProbabilities(seen.outcomeIds, prices)[winner]!;
+    const price = (prices[winner] ?? 0).toFixed(3);
+    const hidden = hiddenProbabilities(seen.outcomeIds, prices)[winner]!.toFixed(3);
     deps.out(
       `resolved ${index + 1}/${schedule.length}: ${market.eventId} "${clip(market.question, 60)}" → ` +
-        `${market.names[winner] ?? winner} (market ${(prices[winner] ?? 0).toFixed(3)}, hidden ${
-          hidden.toFixed(3)
-        })`,
+        `${market.names[winner] ?? winner} (its price ${price}, hidden probability ${hidden})`,
     );
   }
 }

@@ -7,7 +7,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 
 /** How far the hidden probability stays from uniform: `q = 1/n + 0.6 × (price − 1/n)`. */
-export const HIDDEN_SHRINK = 0.6;
+const HIDDEN_SHRINK = 0.6;
 
 /** A pool market as the validators reach it (soonest-ending first). */
 export interface PoolMarket {
@@ -52,7 +52,7 @@ export function pickMarkets<T extends PoolMarket>(seed: number, pool: readonly T
 }
 
 /** The prices normalised to sum to one (uniform when they sum to zero). */
-export function normalised(
+function normalised(
   outcomeIds: readonly string[],
   prices: Readonly<Record<string, number>>,
 ): Record<string, number> {

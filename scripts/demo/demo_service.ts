@@ -19,7 +19,7 @@ const repoFile = (path: string) => fileURLToPath(new URL(`../../${path}`, import
  * The demo's settings (docs/configuration.md): the shortened timings make a resolution stored
  * within 2 s, scored within 5 s and shown on the board within 1 s.
  */
-export function demoEnv(
+function demoEnv(
   options: { dataDir: string; port: number; adminToken: string },
 ): Record<string, string> {
   return {

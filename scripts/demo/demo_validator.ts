@@ -5,6 +5,7 @@
  * `--unsafe-no-sandbox` (the agents are this repository's own code), with `python3` from PATH.
  */
 import { fileURLToPath } from "node:url";
+import { z } from "zod";
 import { UNSAFE_WARNING } from "../validate/starter_setup.ts";
 import { type DemoMiner } from "./demo_miners.ts";
 import { lines } from "./lines.ts";
@@ -106,25 +107,37 @@ async function runChild(
   return { counts, failure, hostRefused };
 }
 
+/** The fields of a run's line the demo reads (docs/agents.md, "Running continuously"). */
+const runLineSchema = z.object({
+  outcome: z.string(),
+  miner: z.string(),
+  event: z.string(),
+  sandbox: z.string(),
+  error: z.string().optional(),
+});
+
 /** Counts one run line; says which miner's run did not submit, and why. */
 function countRun(
   line: string,
   to: { counts: RunCounts; miners: readonly DemoMiner[]; out(line: string): void },
-) {
-  let run: { outcome?: unknown; miner?: unknown; event?: unknown; error?: unknown; sandbox?: unknown };
-  try {
-    run = JSON.parse(line);
-  } catch {
-    to.out(`validator: ${line}`);
-    return;
-  }
-  const outcome = String(run.outcome);
-  const counted = `${outcome} (sandbox: ${run.sandbox})`;
+): void {
+  const run = runLineSchema.safeParse(parseJson(line));
+  if (!run.success) return to.out(`validator: ${line}`);
+  const { outcome, miner: hotkey, event, sandbox, error } = run.data;
+  const counted = `${outcome} (sandbox: ${sandbox})`;
   to.counts[counted] = (to.counts[counted] ?? 0) + 1;
   // Runs killed because the validator is stopping are expected then.
   if (outcome === "submitted" || outcome === "killed") return;
-  const uid = to.miners.find((miner) => miner.signer.hotkey === run.miner)?.uid ?? run.miner;
-  to.out(`validator: uid ${uid} on ${run.event}: ${outcome}${run.error ? `: ${run.error}` : ""}`);
+  const uid = to.miners.find((miner) => miner.signer.hotkey === hotkey)?.uid ?? hotkey;
+  to.out(`validator: uid ${uid} on ${event}: ${outcome}${error ? `: ${error}` : ""}`);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 function signalChild(child: Deno.ChildProcess, signal: Deno.Signal): void {
@@ -136,7 +149,7 @@ function signalChild(child: Deno.ChildProcess, signal: Deno.Signal): void {
 }
 
 /** The absolute path of `program` in one of `path`'s folders; null when none has it. */
-export async function findOnPath(program: string, path: string): Promise<string | null> {
+async function findOnPath(program: string, path: string): Promise<string | null> {
   for (const folder of path.split(":").filter((entry) => entry !== "")) {
     const candidate = `${folder}/${program}`;
     const info = await Deno.stat(candidate).catch(() => null);
