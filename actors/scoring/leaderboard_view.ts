@@ -7,7 +7,7 @@ import { buildLeaderboard, type Leaderboard } from "./leaderboard.ts";
 import { computedAtOf } from "./scoring_job.ts";
 import { computeWindowFigures, type WindowFigures } from "./window_figures.ts";
 
-/** How long one built board is served (docs/scoring.md, "GET /v1/leaderboard": cached 60 s). */
+/** How long one built board is served by default (`FGW_LEADERBOARD_CACHE_MS`; docs/scoring.md, "Caching"). */
 export const LEADERBOARD_CACHE_MS = 60_000;
 
 export interface LeaderboardViewOptions {

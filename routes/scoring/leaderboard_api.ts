@@ -83,7 +83,10 @@ export const BaselineSchema = z.object({
 
 export const LeaderboardSchema = z.object({
   netuid: z.number().int(),
-  updatedAt: instant.meta({ description: "When this board was built (it is served for 60 s)." }),
+  updatedAt: instant.meta({
+    description:
+      "When this board was built (it is served for `FGW_LEADERBOARD_CACHE_MS`, a minute by default).",
+  }),
   stale: z.boolean().meta({ description: "True when the metagraph or the prices are stale." }),
   prices: z.object({
     taoUsd: z.number().nullable(),

@@ -136,6 +136,8 @@ export const configSchema = z.object({
   FGW_SCORING_WINDOW_DAYS: z.coerce.number().positive().max(365).default(30),
   /** How often scoring and the score table run; a run's `computedAt` is the start of its interval. */
   FGW_SCORING_INTERVAL_MS: intMs(300_000),
+  /** How long one built leaderboard is served before the next request builds it again (0 = every request). */
+  FGW_LEADERBOARD_CACHE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   /** Events one organisation may request fresh runs for per hour (docs/predictions.md "Fresh runs"). */
   FGW_FRESH_RUNS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(100),
   /** The longest a rendered customer prediction is served from memory (docs/predictions.md "Freshness"). */

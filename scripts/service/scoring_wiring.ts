@@ -31,7 +31,8 @@ export interface ScoringDeps {
 
 /**
  * Wires scoring from config (`FGW_SCORING_*`, `FGW_FORECASTING_WEIGHT_SHARE`, `FGW_NETUID`, and
- * `FGW_LEASE_MS` + `FGW_LEASE_GRACE_MS` for how long late submissions are looked for).
+ * `FGW_LEASE_MS` + `FGW_LEASE_GRACE_MS` for how long late submissions are looked for,
+ * `FGW_LEADERBOARD_CACHE_MS` for how long a built board is served).
  */
 export function createScoring(config: Config, deps: ScoringDeps): ScoringWiring {
   const { storage } = deps;
@@ -60,6 +61,7 @@ export function createScoring(config: Config, deps: ScoringDeps): ScoringWiring 
     forecastingWeightShare: config.FGW_FORECASTING_WEIGHT_SHARE,
     windowDays: config.FGW_SCORING_WINDOW_DAYS,
     scoringIntervalMs: config.FGW_SCORING_INTERVAL_MS,
+    cacheMs: config.FGW_LEADERBOARD_CACHE_MS,
   });
   const miners = new MinerView({
     leaderboard,

@@ -176,6 +176,16 @@ adapterTest("the board is served for 60 s, then rebuilt", async ({ storage }) =>
   assert.equal(rebuilt.updatedAt, new Date(NOW + 60_000).toISOString());
 });
 
+adapterTest("FGW_LEADERBOARD_CACHE_MS sets how long the board is served", async ({ storage }) => {
+  await using service = await scoredWorld(storage, { FGW_LEADERBOARD_CACHE_MS: "2000" });
+  assert.equal((await board(service)).count, 3);
+  await registerMiners(storage, "org-c", [minerHotkey(3)]);
+  service.clock.advance(1_999);
+  assert.equal((await board(service)).count, 3);
+  service.clock.advance(1);
+  assert.equal((await board(service)).count, 4);
+});
+
 adapterTest(
   "a uid taken by a new hotkey is a new miner on the board; a deregistered hotkey is gone",
   async ({ storage }) => {

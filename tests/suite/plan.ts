@@ -15,6 +15,8 @@ export const PARTS = 4;
  * balance the parts; the other files take a fraction of a second each.
  */
 const SLOW_FILES: Record<string, number> = {
+  // Measured alone (2026-12-02, a loaded host): the whole demo, its validator and agent runs.
+  "scripts/demo/demo_e2e_test.ts": 41.0,
   "validators/lease_race_test.ts": 30.2,
   // Measured alone (2026-12-01, a loaded host): the escape suite's validator processes and runs.
   "scripts/validate/sandbox/escape_suite_test.ts": 21.0,

@@ -215,6 +215,15 @@ Deno.test("scoring settings default as docs/configuration.md says and refuse val
   ]);
 });
 
+Deno.test("FGW_LEADERBOARD_CACHE_MS defaults to a minute, accepts 0 and refuses what is not 0..3600000 ms", () => {
+  assert.equal(loadConfig({}).FGW_LEADERBOARD_CACHE_MS, 60_000);
+  assert.equal(loadConfig({ FGW_LEADERBOARD_CACHE_MS: "0" }).FGW_LEADERBOARD_CACHE_MS, 0);
+  assert.equal(loadConfig({ FGW_LEADERBOARD_CACHE_MS: "2000" }).FGW_LEADERBOARD_CACHE_MS, 2_000);
+  for (const bad of ["-1", "1.5", "3600001", "soon"]) {
+    assert.deepEqual(badVariables(refusal({ FGW_LEADERBOARD_CACHE_MS: bad })), ["FGW_LEADERBOARD_CACHE_MS"]);
+  }
+});
+
 Deno.test("FGW_FRESH_RUNS_PER_HOUR defaults to 100 (docs/configuration.md), accepts 0 and refuses fractions and negatives", () => {
   assert.equal(loadConfig({}).FGW_FRESH_RUNS_PER_HOUR, 100);
   assert.equal(loadConfig({ FGW_FRESH_RUNS_PER_HOUR: "0" }).FGW_FRESH_RUNS_PER_HOUR, 0);
