@@ -31,6 +31,7 @@ header.site ul { list-style: none; display: flex; flex-wrap: wrap; gap: 0.3rem 1
 header.site a { text-decoration: none; }
 header.site a[aria-current="page"] { font-weight: 600; text-decoration: underline; text-underline-offset: 0.3em; }
 .brand { font-weight: 700; color: var(--fg); }
+main p, main li, main dd { overflow-wrap: anywhere; }
 main { max-width: 72rem; margin: 0 auto; padding: 1rem 1rem 2rem; }
 footer.site { max-width: 72rem; margin: 0 auto; padding: 1rem; color: var(--muted); border-top: 1px solid var(--line); font-size: 0.9rem; }
 h1 { font-size: 1.7rem; margin: 0.6rem 0 0.4rem; line-height: 1.25; }

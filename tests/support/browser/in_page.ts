@@ -14,13 +14,15 @@ export interface ElementLabel {
 /**
  * Numbers every element a keyboard user must be able to reach, in document order (`data-walk`),
  * and returns their labels: links, buttons, form fields, summaries, anything with a tabindex of 0
- * or more; visible ones only.
+ * or more; visible ones only (not inside a closed `<details>`).
  */
 export function numberFocusables(): ElementLabel[] {
   const selector = "a[href], button, input:not([type=hidden]), select, textarea, summary, " +
     "[tabindex]:not([tabindex='-1'])";
   const elements = [...document.querySelectorAll<HTMLElement>(selector)].filter((element) =>
     !element.matches(":disabled") && element.getClientRects().length > 0 &&
+    // A closed <details> shows only its summary: what it folds away is not reachable until opened.
+    (element.tagName === "SUMMARY" || !element.parentElement?.closest("details:not([open])")) &&
     getComputedStyle(element).visibility !== "hidden"
   );
   return elements.map((element, index) => {

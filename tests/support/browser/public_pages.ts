@@ -6,6 +6,32 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import type { DataSet } from "./browser_site.ts";
 import { countOperations } from "./in_page.ts";
+import { worldIds } from "../populated/populated_service.ts";
+
+/** The uids of the leaderboard's miner rows, in the order shown. */
+async function boardUids(page: Page): Promise<number[]> {
+  const uids = await page.locator("tbody.miners tr").evaluateAll((rows) =>
+    rows.map((row) => Number(row.getAttribute("data-uid")))
+  );
+  return uids;
+}
+
+/** Sorts the board by clicking a header as a reader would, and checks the order and `aria-sort`. */
+async function checkBoardSorts(page: Page): Promise<void> {
+  const before = await boardUids(page);
+  assert.ok(before.length >= 2, `the board lists ${before.length} miners`);
+  await page.getByRole("link", { name: /^UID/ }).click();
+  await page.waitForURL(/sort=uid/);
+  const ascending = await boardUids(page);
+  assert.deepEqual(ascending, before.toSorted((a, b) => a - b), "sorted by uid, ascending");
+  const header = page.locator("th[aria-sort]");
+  assert.equal(await header.count(), 1);
+  assert.equal(await header.getAttribute("aria-sort"), "ascending");
+  await page.getByRole("link", { name: /^UID/ }).click();
+  await page.waitForURL(/order=desc/);
+  assert.deepEqual(await boardUids(page), ascending.toReversed(), "the same header again: descending");
+  assert.equal(await page.locator("th[aria-sort]").getAttribute("aria-sort"), "descending");
+}
 
 export interface PublicPage {
   /** Names the page in test names and in its screenshots' files (`docs/screenshots/<name>-desktop.png`). */
@@ -29,6 +55,28 @@ export interface PublicPage {
 }
 
 export const PUBLIC_PAGES: readonly PublicPage[] = [
+  { name: "home", path: "/", ready: "main h1" },
+  {
+    name: "leaderboard",
+    path: "/leaderboard",
+    ready: "main h1",
+    expect: async (page) => {
+      // The empty data set's board is empty: its page says why (the page kit's tests hold the text).
+      if (await page.locator("tbody.miners tr").count() === 0) return;
+      assert.equal(await page.locator("tbody.baselines tr").count(), 2, "the two baselines are pinned");
+      await checkBoardSorts(page);
+    },
+  },
+  {
+    name: "miner",
+    path: `/miners/${worldIds().topMiner}`,
+    ready: "main h1",
+    status: { empty: 404 },
+    expect: async (page) => {
+      if (await page.locator("h1", { hasText: "Not found" }).count() > 0) return; // the empty data set
+      assert.ok(await page.locator("svg .point").count() > 0, "its charts have points");
+    },
+  },
   {
     name: "docs",
     path: "/docs",
