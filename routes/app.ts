@@ -10,6 +10,7 @@ import { errorResponse, onError } from "./middleware/error_handler.ts";
 import { healthRoutes, type Readiness } from "./health.ts";
 import { installFrontDoor } from "./front_door.ts";
 import { eventRoutes, type EventRoutesDeps } from "./catalog/events.ts";
+import { CatalogPages } from "./catalog/catalog_pages.ts";
 import { adminAuth } from "./middleware/admin_auth.ts";
 import { adminKeyRoutes, listOrgKeys } from "./keys/admin_keys.ts";
 import { adminOrgRoutes } from "./billing/admin_orgs.ts";
@@ -123,7 +124,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   }
   app.use("/admin/v1/*", adminAuth(deps.http.adminToken));
   app.route("/", healthRoutes(deps.readiness));
-  app.route("/v1/events", eventRoutes(deps.events));
+  const catalogPages = new CatalogPages(deps.events);
+  app.route("/v1/events", eventRoutes(deps.events, catalogPages));
   app.route(
     "/v1/events",
     scoredEventRoutes({
