@@ -30,6 +30,7 @@ import { adminMinerRoutes, agentRoutes } from "./agents/agents.ts";
 import type { LeaderboardView } from "../actors/scoring/mod.ts";
 import { leaderboardRoutes } from "./scoring/leaderboard.ts";
 import { scoredEventRoutes } from "./scoring/scored_events.ts";
+import { ScoredPages } from "./scoring/scored_pages.ts";
 import { scoredPredictionRoutes } from "./scoring/scored_predictions.ts";
 import type { CompletionDesk, ProviderCatalog } from "../actors/gateway/mod.ts";
 import { gatewayRoutes } from "./gateway/gateway.ts";
@@ -126,16 +127,14 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route("/", healthRoutes(deps.readiness));
   const catalogPages = new CatalogPages(deps.events);
   app.route("/v1/events", eventRoutes(deps.events, catalogPages));
-  app.route(
-    "/v1/events",
-    scoredEventRoutes({
-      scores: deps.storage.scores,
-      billing: deps.storage.billing,
-      metagraph: deps.metagraph.view,
-      cursors: deps.events.cursors,
-      clock: deps.clock,
-    }),
-  );
+  const scoredPages = new ScoredPages({
+    scores: deps.storage.scores,
+    billing: deps.storage.billing,
+    metagraph: deps.metagraph.view,
+    cursors: deps.events.cursors,
+    clock: deps.clock,
+  });
+  app.route("/v1/events", scoredEventRoutes(scoredPages));
   app.route("/v1/leaderboard", leaderboardRoutes(deps.scoring.leaderboard));
   const access = createApiKeyAccess(deps.storage, deps.countKeyUse, {
     clock: deps.clock,

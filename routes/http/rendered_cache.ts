@@ -65,9 +65,11 @@ export class RenderedCache<T> {
     });
   }
 
-  /** The entry of `key` while cached. */
+  /** The entry of `key` while cached: for less than `ttlMs` after it was added. */
   get(key: string): Rendered<T> | undefined {
-    return this.#cache?.get(key);
+    const entry = this.#cache?.get(key);
+    // The LRU still serves an entry at exactly its time to live; a page kept `ttlMs` is not.
+    return entry && this.remainingMs(key) > 0 ? entry : undefined;
   }
 
   /** Caches `value` under `key` (nothing is kept with a `ttlMs` of 0) and returns its entry. */
@@ -80,6 +82,11 @@ export class RenderedCache<T> {
     });
     cache.set(key, entry);
     return entry;
+  }
+
+  /** An entry for `value` that is not cached (a read no key should keep). */
+  uncached(value: T): Rendered<T> {
+    return new Rendered(value);
   }
 
   /** Milliseconds `key` stays cached (0 once gone). */
