@@ -11,6 +11,8 @@ import { healthRoutes, type Readiness } from "./health.ts";
 import { installFrontDoor } from "./front_door.ts";
 import { eventRoutes, type EventRoutesDeps } from "./catalog/events.ts";
 import { CatalogPages } from "./catalog/catalog_pages.ts";
+import { EventDetails } from "./catalog/event_detail.ts";
+import { eventDetailRoutes } from "./catalog/event_detail_route.ts";
 import { adminAuth } from "./middleware/admin_auth.ts";
 import { adminKeyRoutes, listOrgKeys } from "./keys/admin_keys.ts";
 import { adminOrgRoutes } from "./billing/admin_orgs.ts";
@@ -135,6 +137,15 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     clock: deps.clock,
   });
   app.route("/v1/events", scoredEventRoutes(scoredPages));
+  const eventDetails = new EventDetails({
+    catalog: deps.events.catalog,
+    history: deps.storage.forecastHistory,
+    scores: deps.storage.scores,
+    billing: deps.storage.billing,
+    clock: deps.clock,
+    cacheMs: deps.events.cacheMs,
+  });
+  app.route("/v1/events", eventDetailRoutes(eventDetails));
   app.route("/v1/leaderboard", leaderboardRoutes(deps.scoring.leaderboard));
   const access = createApiKeyAccess(deps.storage, deps.countKeyUse, {
     clock: deps.clock,
