@@ -75,5 +75,8 @@ Deno.test("/v1/events/random and /v1/events/scored are not taken for event ids",
   assert.ok("items" in await (await service.request("/v1/events/scored")).json());
   const random = await service.request("/v1/events/random");
   const picked = await random.json();
-  assert.ok(random.status === 200 ? "outcomes" in picked : picked.error.code === "pool_empty", random.status);
+  assert.ok(
+    random.status === 200 ? "outcomes" in picked : picked.error.code === "pool_empty",
+    String(random.status),
+  );
 });
