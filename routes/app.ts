@@ -215,7 +215,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.route("/admin/v1", adminMetagraphRoutes({ ...deps.metagraph, clock: deps.clock }));
-  app.route("/", pageRoutes({}));
+  app.route("/", pageRoutes({ events: { catalogPages, eventDetails, scoredPages } }));
   serveApiDocs(app);
   return app;
 }

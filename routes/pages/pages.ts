@@ -3,16 +3,27 @@ import type { AppEnv } from "../http/app_env.ts";
 import { ASSET_PATHS, assetRoutes } from "./assets/asset_routes.ts";
 import { pageHandler } from "./kit/error_page.tsx";
 import { homePage } from "./home_page.tsx";
+import type { CatalogPages } from "../catalog/catalog_pages.ts";
+import type { EventDetails } from "../catalog/event_detail.ts";
+import type { ScoredPages } from "../scoring/scored_pages.ts";
+import { eventsPage } from "./events/events_page.tsx";
+import { eventPage } from "./events/event_page.tsx";
+import { scoredPage } from "./events/scored_page.tsx";
 
 /** What the pages read: the same views and stores as their JSON routes. */
-// deno-lint-ignore no-empty-interface -- each page area adds the views it reads
-export interface PageDeps {}
+export interface PageDeps {
+  /** `/events`, `/events/{id}` and `/scored`: the reads of `GET /v1/events`, `/v1/events/{eventId}`, `/v1/events/scored`. */
+  events: { catalogPages: CatalogPages; eventDetails: EventDetails; scoredPages: ScoredPages };
+}
 
 type PageRender = (c: Context) => Promise<Response>;
 
 /** Each page: its path (Hono's syntax) and how it is rendered from the views it reads. */
 const PAGES: Record<string, (deps: PageDeps) => PageRender> = {
   "/": () => homePage,
+  "/events": (deps) => eventsPage(deps.events.catalogPages),
+  "/events/:id": (deps) => eventPage(deps.events.eventDetails),
+  "/scored": (deps) => scoredPage(deps.events.scoredPages),
 };
 
 /**
