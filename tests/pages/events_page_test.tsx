@@ -30,13 +30,15 @@ const nextLink = (html: string) => html.match(/<a href="([^"]+)" rel="next">/)?.
 
 Deno.test("the catalog form has one labelled field per query parameter of GET /v1/events, the cursor aside", async () => {
   await using service = await catalog();
-  const html = await (await service.request(`/events${FULL_QUERY}`, { headers: HTML })).text();
-  const fields = formFields(html, "/events");
   const expected = Object.keys(eventsQuerySchema.shape).filter((name) => name !== "cursor");
-  assert.deepEqual(fields.map((f) => f.name).toSorted(), expected.toSorted());
-  const labelled = labelledIds(html);
-  for (const field of fields.filter((f) => f.type !== "hidden")) {
-    assert.ok(field.id && labelled.includes(field.id), `${field.name} has a label`);
+  for (const query of ["", FULL_QUERY]) {
+    const html = await (await service.request(`/events${query}`, { headers: HTML })).text();
+    const fields = formFields(html, "/events");
+    assert.deepEqual(fields.map((f) => f.name).toSorted(), expected.toSorted());
+    const labelled = labelledIds(html);
+    for (const field of fields) {
+      assert.ok(field.id && labelled.includes(field.id), `${field.name} has a label`);
+    }
   }
 });
 
@@ -141,4 +143,29 @@ Deno.test("an empty catalog says why it is empty and what to run", async () => {
   assert.match(html, /task demo/);
   const filtered = await (await service.request("/events?q=zzz", { headers: HTML })).text();
   assert.match(filtered, /No event matches these filters/);
+});
+
+Deno.test("the page reads the JSON route's cached page: within FGW_EVENTS_CACHE_MS both list what the first read listed", async () => {
+  await using service = await openTestService({ env: { FGW_EVENTS_CACHE_MS: "1000" } });
+  const now = service.clock.now();
+  const soon = eventRecord("e-soon", now, { endsInHours: 0.5 / 3_600 });
+  await putEvents(service.storage, [soon, eventRecord("e-later", now, { endsInHours: 5 })], now);
+  await service.catalog.view.refresh();
+  const listed = await (await service.request("/v1/events?limit=10")).json();
+  assert.deepEqual(listed.items.map((e: { id: string }) => e.id), ["e-soon", "e-later"]);
+  service.clock.advance(600); // e-soon has ended; the page read 0.6 s ago is still the one served
+  const html = await (await service.request("/events?limit=10", { headers: HTML })).text();
+  assert.deepEqual(rowIds(html), ["e-soon", "e-later"]);
+  service.clock.advance(500);
+  assert.deepEqual(rowIds(await (await service.request("/events?limit=10", { headers: HTML })).text()), [
+    "e-later",
+  ]);
+});
+
+Deno.test('a parameter without a name is not dropped with the empty ones: it is refused, naming the field ""', async () => {
+  await using service = await catalog();
+  const answer = await browse(service, "/events?q=&=x&limit");
+  assert.equal(answer.path, "/events?=x");
+  assert.equal(answer.response.status, 400);
+  assert.match(await answer.response.text(), /<code><\/code>: Unknown field &quot;&quot;/);
 });

@@ -157,7 +157,7 @@ export function MinerRows(props: { scored: ScoredEventItem }) {
             <tr>
               <td class="num">{miner.uid}</td>
               <td>
-                <a href={`/miners/${miner.hotkey}`} title={miner.hotkey}>{shortKey(miner.hotkey)}</a>
+                <a href={`/miners/${miner.hotkey}`}>{shortKey(miner.hotkey)}</a>
               </td>
               <td class="num">{miner.invalid ? "invalid" : fixed(miner.pWin)}</td>
               <td class="num">{fixed(miner.brier)}</td>

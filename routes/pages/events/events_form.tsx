@@ -2,17 +2,11 @@ import type { z } from "zod";
 import type { EventsParams, eventsQuerySchema } from "../../catalog/events_query.ts";
 import { type FieldSpec, FilterForm } from "./filter_form.tsx";
 
-/** Parameters the form carries along unchanged when given (`format` only chooses the JSON route's body). */
-export const EVENTS_FORM_HIDDEN = ["format"] as const;
-
 /**
  * The parameters of `GET /v1/events` the form has a field for: every one but the cursor (the
- * pager's links carry it) and the hidden ones.
+ * pager's links carry it).
  */
-export type EventsFormField = Exclude<
-  keyof z.input<typeof eventsQuerySchema>,
-  "cursor" | (typeof EVENTS_FORM_HIDDEN)[number]
->;
+export type EventsFormField = Exclude<keyof z.input<typeof eventsQuerySchema>, "cursor">;
 
 const STATUS_LABELS: Record<NonNullable<EventsParams["status"]>, string> = {
   unresolved: "Unresolved",
@@ -73,19 +67,15 @@ export const EVENTS_FIELDS: Readonly<Record<EventsFormField, FieldSpec>> = {
     label: "Events per page (1..200)",
     input: { kind: "number", min: 1, max: 200, step: 1, placeholder: "50" },
   },
+  format: {
+    label: "Format of the API link",
+    input: { kind: "select", options: [["", "Default: JSON"], ["json", "JSON"], ["csv", "CSV"]] },
+  },
 };
 
 /** The catalog's filter form, filled with the values the page was asked with. */
 export function EventsForm(props: { values: Readonly<Record<string, string>> }) {
-  return (
-    <FilterForm
-      action="/events"
-      id="events"
-      fields={EVENTS_FIELDS}
-      values={props.values}
-      hidden={EVENTS_FORM_HIDDEN}
-    />
-  );
+  return <FilterForm action="/events" id="events" fields={EVENTS_FIELDS} values={props.values} />;
 }
 
 function entries<K extends string>(labels: Record<K, string>): [string, string][] {

@@ -45,10 +45,7 @@ function EventsPage(props: { page: CatalogPage; search: string }) {
       <h2>{count(page.items.length)} events on this page</h2>
       {page.items.length > 0 ? <EventsTable items={page.items} /> : <NoEvents filtered={filtered} />}
       <Pager path="/events" search={search} nextCursor={page.nextCursor} />
-      <p>
-        The same page from the API: <a href={`/v1/events${search}`}>JSON</a>,{" "}
-        <a href={`/v1/events${withParameter(search, "format", "csv")}`}>CSV</a> (docs/events.md).
-      </p>
+      <ApiLinks search={search} csv={page.params.format === "csv"} />
     </Layout>
   );
 }
@@ -62,5 +59,16 @@ function NoEvents(props: { filtered: boolean }) {
       why="The catalog has no live event yet: the ingestion job fills it from Polymarket, or from the shipped sample markets when Polymarket cannot be reached."
       next={DEMO_HINT}
     />
+  );
+}
+
+/** The same page from `GET /v1/events`: in the format asked for (`format`), then in the other. */
+function ApiLinks(props: { search: string; csv: boolean }) {
+  const other = withParameter(props.search, "format", props.csv ? "json" : "csv");
+  return (
+    <p>
+      The same page from the API: <a href={`/v1/events${props.search}`}>{props.csv ? "CSV" : "JSON"}</a>,{" "}
+      <a href={`/v1/events${other}`}>{props.csv ? "JSON" : "CSV"}</a> (docs/events.md).
+    </p>
   );
 }

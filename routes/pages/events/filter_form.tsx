@@ -20,8 +20,6 @@ export interface FilterFormProps {
   fields: Readonly<Record<string, FieldSpec>>;
   /** The values the page was asked with: each field shows its own. */
   values: Readonly<Record<string, string>>;
-  /** Parameters carried along unchanged, without a field of their own (e.g. `format`), when given. */
-  hidden?: readonly string[];
 }
 
 /**
@@ -33,9 +31,6 @@ export function FilterForm(props: FilterFormProps) {
     <form class="filters" method="get" action={props.action} aria-label="Filters">
       {Object.entries(props.fields).map(([name, spec]) => (
         <Field id={`${props.id}-${name}`} name={name} spec={spec} value={props.values[name] ?? ""} />
-      ))}
-      {(props.hidden ?? []).filter((name) => props.values[name] !== undefined).map((name) => (
-        <input type="hidden" name={name} value={props.values[name]} />
       ))}
       <div class="form-actions">
         <button type="submit">Apply</button> <a href={props.action}>Clear</a>
