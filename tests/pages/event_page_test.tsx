@@ -9,8 +9,9 @@ function chartPoints(html: string): string[] {
     .map((m) => `${m[1]} ${m[2]} ${m[3]}`);
 }
 
+/** The chart's x of an hour: `12-02 14:00` (UTC). */
 function utcHour(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  return new Date(ms).toISOString().slice(5, 16).replace("T", " ");
 }
 
 Deno.test("an open event's page: the market, its price chart, and no consensus nor miners' forecasts", async () => {

@@ -29,8 +29,8 @@ export const SCORED = openEvent("polymarket-11");
 /** Unresolved, with uid 0's prediction of 0.66 stored. */
 export const OPEN = openEvent("polymarket-12");
 
-/** The market price of "Yes" at hour `h` after BASE: 0.40, 0.41, … (distinct from every forecast). */
-export const yesPriceAt = (h: number) => Math.round((0.4 + h / 100) * 1000) / 1000;
+/** The market price of "Yes" at hour `h` after BASE: 0.30..0.79 by hundredths (never a forecast's value). */
+export const yesPriceAt = (h: number) => Math.round((0.3 + ((h + 200) % 50) / 100) * 1000) / 1000;
 /** The consensus of "Yes" at hour `h`: 0.777 on every point. */
 export const CONSENSUS_YES = 0.777;
 

@@ -74,6 +74,7 @@ svg .s2 { stroke: var(--s2); fill: var(--s2); }
 svg .s3 { stroke: var(--s3); fill: var(--s3); }
 svg .s4 { stroke: var(--s4); fill: var(--s4); }
 svg path.line { fill: none; }
+svg text { stroke: none; }
 .description { white-space: pre-line; max-width: 48rem; }
 .notice { border-left: 4px solid var(--link); background: var(--panel); padding: 0.6rem 0.8rem; max-width: 48rem; }
 ul.outcomes { list-style: none; margin: 0; padding: 0; }

@@ -75,13 +75,18 @@ export function PriceChart(props: { detail: EventDetail }) {
         ? `The market's price of “${first.name}” and the miners' consensus, hourly, over the 7 days before the resolution.`
         : `The market's price of “${first.name}”, hourly, over the last 7 days.`}
       series={series}
-      xLabel="Hour (UTC)"
+      xLabel="Hour (UTC, month-day)"
       yLabel="Probability"
-      formatX={(x) => utc(x)}
+      formatX={hourOf}
       formatY={(y) => fixed(y)}
       yDomain={[0, 1]}
     />
   );
+}
+
+/** An hour as `12-02 14:00` (UTC): the chart's window is at most 7 days, its year is in the page's window. */
+function hourOf(at: number): string {
+  return new Date(at).toISOString().slice(5, 16).replace("T", " ");
 }
 
 /** What an open event's page says in place of the consensus and the miners' forecasts. */

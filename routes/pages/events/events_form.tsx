@@ -35,7 +35,7 @@ export const EVENTS_FIELDS: Readonly<Record<EventsFormField, FieldSpec>> = {
     label: "Status",
     input: {
       kind: "select",
-      options: [["", "Any (live only unless ended included)"], ...entries(STATUS_LABELS)],
+      options: [["", "Any"], ...entries(STATUS_LABELS)],
     },
   },
   hasResolution: {

@@ -8,14 +8,16 @@ export function EventsTable(props: { items: readonly IndexedEvent[] }) {
   return (
     <TableScroll label="Events">
       <table>
-        <caption>Events of this page, in the order asked for</caption>
+        <caption>
+          In the order asked for; liquidity and volume as at admission (what the filters and sorts use)
+        </caption>
         <thead>
           <tr>
             <th scope="col" class="wrap">Question</th>
-            <th scope="col">Outcomes and current prices</th>
+            <th scope="col">Current prices</th>
             <th scope="col">Ends</th>
-            <th scope="col" class="num">Liquidity at admission</th>
-            <th scope="col" class="num">Volume at admission</th>
+            <th scope="col" class="num">Liquidity</th>
+            <th scope="col" class="num">Volume</th>
             <th scope="col">Status</th>
           </tr>
         </thead>
