@@ -10,6 +10,9 @@ import { errorResponse, onError } from "./middleware/error_handler.ts";
 import { healthRoutes, type Readiness } from "./health.ts";
 import { installFrontDoor } from "./front_door.ts";
 import { eventRoutes, type EventRoutesDeps } from "./catalog/events.ts";
+import { CatalogPages } from "./catalog/catalog_pages.ts";
+import { EventDetails } from "./catalog/event_detail.ts";
+import { eventDetailRoutes } from "./catalog/event_detail_route.ts";
 import { adminAuth } from "./middleware/admin_auth.ts";
 import { adminKeyRoutes, listOrgKeys } from "./keys/admin_keys.ts";
 import { adminOrgRoutes } from "./billing/admin_orgs.ts";
@@ -33,6 +36,7 @@ import { overviewRoutes } from "./overview/overview.ts";
 import { OverviewSource } from "./overview/overview_source.ts";
 import { minerRoutes } from "./scoring/miner.ts";
 import { scoredEventRoutes } from "./scoring/scored_events.ts";
+import { ScoredPages } from "./scoring/scored_pages.ts";
 import { scoredPredictionRoutes } from "./scoring/scored_predictions.ts";
 import type { CompletionDesk, ProviderCatalog } from "../actors/gateway/mod.ts";
 import { gatewayRoutes } from "./gateway/gateway.ts";
@@ -127,17 +131,25 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   }
   app.use("/admin/v1/*", adminAuth(deps.http.adminToken));
   app.route("/", healthRoutes(deps.readiness));
-  app.route("/v1/events", eventRoutes(deps.events));
-  app.route(
-    "/v1/events",
-    scoredEventRoutes({
-      scores: deps.storage.scores,
-      billing: deps.storage.billing,
-      metagraph: deps.metagraph.view,
-      cursors: deps.events.cursors,
-      clock: deps.clock,
-    }),
-  );
+  const catalogPages = new CatalogPages(deps.events);
+  app.route("/v1/events", eventRoutes(deps.events, catalogPages));
+  const scoredPages = new ScoredPages({
+    scores: deps.storage.scores,
+    billing: deps.storage.billing,
+    metagraph: deps.metagraph.view,
+    cursors: deps.events.cursors,
+    clock: deps.clock,
+  });
+  app.route("/v1/events", scoredEventRoutes(scoredPages));
+  const eventDetails = new EventDetails({
+    catalog: deps.events.catalog,
+    history: deps.storage.forecastHistory,
+    scores: deps.storage.scores,
+    billing: deps.storage.billing,
+    clock: deps.clock,
+    cacheMs: deps.events.cacheMs,
+  });
+  app.route("/v1/events", eventDetailRoutes(eventDetails));
   const leaderboard = { view: deps.scoring.leaderboard, views: new BoardViews() };
   app.route("/v1/leaderboard", leaderboardRoutes(leaderboard.view, leaderboard.views));
   const overview = new OverviewSource({
@@ -215,7 +227,15 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.route("/admin/v1", adminMetagraphRoutes({ ...deps.metagraph, clock: deps.clock }));
-  app.route("/", pageRoutes({ overview, leaderboard, miners: deps.scoring.miners }));
+  app.route(
+    "/",
+    pageRoutes({
+      overview,
+      leaderboard,
+      miners: deps.scoring.miners,
+      events: { catalogPages, eventDetails, scoredPages },
+    }),
+  );
   serveApiDocs(app);
   return app;
 }

@@ -146,3 +146,22 @@ export async function scoredEventsPage(
     : null;
   return { items, next };
 }
+
+/** What one scored event with all its rows reads. */
+export interface ScoredEventDeps {
+  scores: Pick<ScoreStore, "getEvent" | "eventPredictions">;
+  billing: Pick<BillingStore, "leaseUsage">;
+}
+
+/**
+ * One scored event with every counted row (best Brier first, invalid last), as a page of
+ * `scoredEventsPage` shows it; null while the event is not scored.
+ */
+export async function scoredEvent(deps: ScoredEventDeps, eventId: string): Promise<ScoredEventItem | null> {
+  const event = await deps.scores.getEvent(eventId);
+  if (!event) return null;
+  const rows = await deps.scores.eventPredictions(eventId, { countedOnly: true });
+  const shown = shownRows(rows, rows.length, undefined);
+  const usage = await deps.billing.leaseUsage(shown.map((row) => row.agentPredictionId));
+  return itemOf(event, shown.map((row) => resultOf(row, usage.get(row.agentPredictionId))));
+}

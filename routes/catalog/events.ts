@@ -1,46 +1,21 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { LRUCache } from "lru-cache";
-import { type Clock, isoAt } from "../../actors/kernel/mod.ts";
-import type { CatalogView } from "../../actors/catalog/mod.ts";
+import { isoAt } from "../../actors/kernel/mod.ts";
 import type { CatalogSnapshot, IndexedEvent } from "../../actors/catalog/mod.ts";
-import { type PagePosition, runQuery } from "../../actors/catalog/mod.ts";
 import { pickFromPool, poolOf, type PoolRules } from "../../actors/catalog/mod.ts";
 import { ServiceError } from "../../actors/kernel/mod.ts";
 import type { EventRecord } from "../../storage/event_record.ts";
 import type { AppEnv } from "../http/app_env.ts";
 import { sendBody } from "../http/answer.ts";
-import type { CursorCodec } from "../http/cursor.ts";
 import { toCsv } from "../http/csv.ts";
-import { type EventsRequest, eventsRequestParser } from "./events_query.ts";
 import { singleValuedQuery } from "../http/validation.ts";
 import { openApiApp, openapiSelfParsed } from "../http/openapi.ts";
 import { listEventsRoute, randomEventRoute } from "./events_api.ts";
+import type { CatalogPage, CatalogPages, CatalogPagesDeps } from "./catalog_pages.ts";
 
 export const SCORER_VERSION = "1.0.0";
 
-export interface EventRoutesDeps {
-  catalog: CatalogView;
-  cursors: CursorCodec;
-  clock: Clock;
+export interface EventRoutesDeps extends CatalogPagesDeps {
   pool: PoolRules;
-  /** How long a rendered page is reused for the same query and snapshot; 0 renders every time. */
-  cacheMs: number;
-}
-
-interface EventsCursor {
-  s: string;
-  k: PagePosition["key"];
-  i: string;
-}
-
-interface RenderedPage {
-  /**
-   * The page as a string: Deno.serve writes a string body on its fast path, measured about twice
-   * as fast as the same page as bytes (docs/benchmarks.md).
-   */
-  body: string;
-  nextCursor: string | null;
-  csv: boolean;
 }
 
 const EVENT_COLUMNS: (keyof EventRecord & string)[] = [
@@ -65,64 +40,34 @@ const EVENT_COLUMNS: (keyof EventRecord & string)[] = [
   "outcomePricesAtAdmission",
 ];
 
-const CACHE_BYTES = 64 * 2 ** 20;
 const CSV = "text/csv; charset=utf-8";
 const JSON_TYPE = "application/json; charset=utf-8";
 
-/** `GET /v1/events` and `GET /v1/events/random`, served from the catalog view. */
-export function eventRoutes(deps: EventRoutesDeps): OpenAPIHono<AppEnv> {
-  const render = pageRenderer(deps);
+/**
+ * `GET /v1/events` and `GET /v1/events/random`, served from the catalog view; the pages are read
+ * through `pages`, which the `/events` web page shares.
+ */
+export function eventRoutes(deps: EventRoutesDeps, pages: CatalogPages): OpenAPIHono<AppEnv> {
   const pool = poolMemo(deps);
-  const parse = eventsRequestParser();
   const app = openApiApp<AppEnv>();
   openapiSelfParsed(app, listEventsRoute, (c) => {
     const at = c.req.url.indexOf("?");
-    const page = render(
+    const entry = pages.read(
       at === -1 ? "" : c.req.url.slice(at),
-      () => parse(singleValuedQuery(c.req.queries(), c.req.url)),
+      () => singleValuedQuery(c.req.queries(), c.req.url),
     );
-    if (page.csv) return sendBody(c, page.body, 200, CSV, { "X-Next-Cursor": page.nextCursor ?? "" });
-    return sendBody(c, page.body, 200, JSON_TYPE);
+    const page = entry.value;
+    if (page.params.format === "csv") {
+      const body = entry.body("csv") ?? entry.keep("csv", csvOf(page));
+      return sendBody(c, body, 200, CSV, { "X-Next-Cursor": page.nextCursor ?? "" });
+    }
+    return sendBody(c, entry.body("json") ?? entry.keep("json", jsonOf(page)), 200, JSON_TYPE);
   });
   return app.openapi(randomEventRoute, (c) => {
     const picked = pickFromPool(pool(), c.req.valid("query").seed);
     if (!picked) throw new ServiceError("pool_empty", "No live event is in the assignment pool");
     return c.json(picked.event, 200);
   });
-}
-
-type PageRenderer = (search: string, parse: () => EventsRequest) => RenderedPage;
-
-/**
- * Renders pages, reusing one for the same snapshot and query string for `cacheMs` (bounded in
- * bytes). A query string is only ever cached after it parsed, so a hit skips parsing.
- */
-function pageRenderer(deps: EventRoutesDeps): PageRenderer {
-  if (deps.cacheMs === 0) return (_search, parse) => renderPage(deps, parse());
-  const cache = new LRUCache<string, RenderedPage>({
-    maxSize: CACHE_BYTES,
-    sizeCalculation: (page) => page.body.length * 2 + 256,
-    ttl: deps.cacheMs,
-    // Read the service's clock on every check: by default the LRU keeps one reading for 1 ms of
-    // timers, so a clock moved between two requests with no timer run in between went unseen.
-    ttlResolution: 0,
-    perf: { now: deps.clock },
-  });
-  // The last page served, checked before the LRU: a burst of one query (a client polling, a
-  // front page) skips the LRU's bookkeeping, a few percent of the cached page's rate.
-  let last: { key: string; page: RenderedPage; until: number } | undefined;
-  return (search, parse) => {
-    const key = `${deps.catalog.current().id}${search}`;
-    const now = deps.clock();
-    if (last?.key === key && now < last.until) return last.page;
-    let page = cache.get(key);
-    if (!page) {
-      page = renderPage(deps, parse());
-      cache.set(key, page);
-    }
-    last = { key, page, until: now + cache.getRemainingTTL(key) };
-    return page;
-  };
 }
 
 /** The assignment pool, rebuilt at most once per second and per snapshot. */
@@ -137,18 +82,18 @@ function poolMemo(deps: EventRoutesDeps): () => IndexedEvent[] {
   };
 }
 
-function renderPage(deps: EventRoutesDeps, { params, query, fingerprint }: EventsRequest): RenderedPage {
-  const { snapshot, position } = startOf(deps, params.cursor, fingerprint);
-  const page = runQuery(snapshot, query, { after: position, nowMs: deps.clock() });
-  const nextCursor = page.next
-    ? deps.cursors.encode<EventsCursor>(fingerprint, { s: snapshot.id, k: page.next.key, i: page.next.id })
-    : null;
-  if (params.format === "csv") {
-    const events = page.items.map((item) => item.event);
-    return { body: toCsv(EVENT_COLUMNS, events), nextCursor, csv: true };
-  }
-  const tail = `],"nextCursor":${JSON.stringify(nextCursor)},"meta":${metaJson(snapshot)}}`;
-  return { body: spliced('{"items":[', page.items, tail), nextCursor, csv: false };
+function csvOf(page: CatalogPage): string {
+  return toCsv(EVENT_COLUMNS, page.items.map((item) => item.event));
+}
+
+/**
+ * The page's JSON body, spliced from the events' JSON made once per event version. A string:
+ * Deno.serve writes a string body on its fast path, measured about twice as fast as the same page
+ * as bytes (docs/benchmarks.md).
+ */
+function jsonOf(page: CatalogPage): string {
+  const tail = `],"nextCursor":${JSON.stringify(page.nextCursor)},"meta":${metaJson(page.snapshot)}}`;
+  return spliced('{"items":[', page.items, tail);
 }
 
 /** `head`, the items' JSON comma-separated, then `tail`: one string, copied once (one `join`). */
@@ -169,16 +114,4 @@ function metaJson(snapshot: CatalogSnapshot): string {
     metaJsons.set(snapshot, json);
   }
   return json;
-}
-
-/** The snapshot to read (the one the cursor pinned, while retained) and where to resume. */
-function startOf(
-  deps: EventRoutesDeps,
-  given: string | undefined,
-  fingerprint: string,
-): { snapshot: CatalogSnapshot; position: PagePosition | null } {
-  if (!given) return { snapshot: deps.catalog.current(), position: null };
-  const cursor = deps.cursors.decode<EventsCursor>(fingerprint, given);
-  const snapshot = deps.catalog.pinned(cursor.s) ?? deps.catalog.current();
-  return { snapshot, position: { key: cursor.k, id: cursor.i } };
 }

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { HEADER, headerRef } from "../http/openapi_components.ts";
-import { defineRoute, jsonResponse } from "../http/openapi.ts";
+import { defineRoute, jsonResponse, pathId } from "../http/openapi.ts";
 import { integerParameter } from "../http/validation.ts";
-import { EventSchema } from "../http/shared_schemas.ts";
+import { EventSchema, ScoredEventSchema } from "../http/shared_schemas.ts";
+import { EVENT_ID } from "../http/path_ids.ts";
 import { eventsQuerySchema } from "./events_query.ts";
 
 const instant = z.string().meta({
@@ -60,4 +61,54 @@ export const randomEventRoute = defineRoute({
   errors: ["pool_empty"],
   request: { query: randomQuerySchema },
   responses: { 200: jsonResponse(EventSchema, "An event of the pool.") },
+});
+
+const prices = z.record(z.string(), z.number()).meta({
+  description: "By outcomeId, in the event's outcome order.",
+});
+
+export const EventDetailSchema = z.object({
+  event: EventSchema,
+  history: z.object({
+    interval: z.literal("1h"),
+    from: instant,
+    to: instant.meta({ description: "The resolution once the event is settled; now while it is open." }),
+    market: z.array(z.object({ at: instant, prices })).meta({
+      description: "The market's prices, one point per hour at most, oldest first.",
+    }),
+    consensus: z.array(z.object({
+      at: instant,
+      forecast: prices.nullable().meta({ description: "Null when no miner contributed." }),
+      contributors: z.number().int(),
+    })).nullable().meta({
+      description: "The customer consensus at the same hours; null while the event is open.",
+    }),
+  }).meta({ description: "The 7 days before `to`." }),
+  scored: ScoredEventSchema.nullable().meta({
+    description:
+      "Every miner's scored forecast (all rows); null while open, and until a scoring run scored it.",
+  }),
+  meta: z.object({ computedAt: instant, scorerVersion: z.string() }),
+}).meta({ id: "EventDetail" });
+
+/** `GET /v1/events/{eventId}`. */
+export const eventDetailRoute = defineRoute({
+  method: "get",
+  path: "/{eventId}",
+  tags: ["catalog"],
+  summary: "One event with its market price history",
+  description:
+    "The event as `/v1/events` lists it, with its hourly market prices over the 7 days before its " +
+    "resolution (or now); once it is settled, also the consensus history and the miners' scored forecasts. " +
+    "See docs/events.md.",
+  access: "public",
+  request: {
+    params: z.object({
+      eventId: pathId((value) => EVENT_ID.test(value), "Event not found", {
+        description: "The event's `id` (`polymarket-…`).",
+        pattern: EVENT_ID.source,
+      }),
+    }),
+  },
+  responses: { 200: jsonResponse(EventDetailSchema, "The event and its history.") },
 });

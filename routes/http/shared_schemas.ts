@@ -1,8 +1,9 @@
 /**
  * The wire schemas more than one route area shows: an event (the catalog, the validators' lease,
  * the customer predictions), a validator's signature headers (every validator-signed route), a
- * money amount (billing and the gateway), an API key (its admin routes and the organisation's) and
- * a miner's agent version (the agent routes and the miner's public page).
+ * money amount (billing and the gateway), an API key (its admin routes and the organisation's), a
+ * miner's agent version (the agent routes and the miner's public page) and a scored event with its
+ * miners' results (the scored events and an event's own route).
  * An area takes them from here, never from another area's files.
  */
 import { z } from "zod";
@@ -118,3 +119,38 @@ export function versionJson(version: AgentVersion, current: boolean) {
     current,
   };
 }
+const probability = z.number().nullable();
+
+export const MinerResultSchema = z.object({
+  uid: z.number().int(),
+  hotkey: z.string(),
+  pWin: probability.meta({ description: "r6(p′ of the winner); null when invalid." }),
+  brier: probability.meta({
+    description: "r6((1 − pWin)²), the value the leaderboard scores; null when invalid.",
+  }),
+  called: z.boolean().nullable().meta({ description: "Named the winner; null when invalid." }),
+  invalid: z.boolean(),
+  predictedAt: instant.meta({ description: "The server's receipt time." }),
+  ...llmUsageFields,
+}).meta({ id: "MinerResult" });
+
+export const ScoredEventSchema = z.object({
+  eventId: z.string(),
+  source: z.string(),
+  sourceMarketId: z.string(),
+  question: z.string(),
+  resolvedAt: instant,
+  scoredAt: instant.meta({ description: "When a scoring run last changed this event's rows." }),
+  winningOutcome: z.object({ outcomeId: z.string(), name: z.string() }),
+  marketPWinAtAdmission: z.number(),
+  stats: z.object({
+    scored: z.number().int(),
+    valid: z.number().int(),
+    meanBrier: z.number().nullable(),
+    calledRate: z.number().nullable(),
+    bestUid: z.number().int().nullable(),
+  }),
+  miners: z.array(MinerResultSchema).meta({
+    description: "Best Brier first, invalid last (then uid); the requested miner's row always.",
+  }),
+}).meta({ id: "ScoredEvent" });

@@ -7,6 +7,12 @@ import type { OverviewSource } from "../overview/overview_source.ts";
 import { leaderboardPage, type LeaderboardPageDeps } from "./leaderboard/leaderboard_page.tsx";
 import type { MinerView } from "../../actors/scoring/mod.ts";
 import { minerPage } from "./miner/miner_page.tsx";
+import type { CatalogPages } from "../catalog/catalog_pages.ts";
+import type { EventDetails } from "../catalog/event_detail.ts";
+import type { ScoredPages } from "../scoring/scored_pages.ts";
+import { eventsPage } from "./events/events_page.tsx";
+import { eventPage } from "./events/event_page.tsx";
+import { scoredPage } from "./events/scored_page.tsx";
 
 /** What the pages read: the same views and stores as their JSON routes. */
 export interface PageDeps {
@@ -16,6 +22,8 @@ export interface PageDeps {
   leaderboard: LeaderboardPageDeps;
   /** The miners' reports (`/miners/{hotkey}`, as `GET /v1/miners/{hotkey}`). */
   miners: MinerView;
+  /** `/events`, `/events/{id}` and `/scored`: the reads of `GET /v1/events`, `/v1/events/{eventId}`, `/v1/events/scored`. */
+  events: { catalogPages: CatalogPages; eventDetails: EventDetails; scoredPages: ScoredPages };
 }
 
 type PageRender = (c: Context) => Promise<Response>;
@@ -25,6 +33,9 @@ const PAGES: Record<string, (deps: PageDeps) => PageRender> = {
   "/": (deps) => homePage(deps.overview),
   "/leaderboard": (deps) => leaderboardPage(deps.leaderboard),
   "/miners/:hotkey": (deps) => minerPage(deps.miners),
+  "/events": (deps) => eventsPage(deps.events.catalogPages),
+  "/events/:id": (deps) => eventPage(deps.events.eventDetails),
+  "/scored": (deps) => scoredPage(deps.events.scoredPages),
 };
 
 /**

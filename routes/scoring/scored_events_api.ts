@@ -1,43 +1,7 @@
 import { z } from "zod";
 import { defineRoute, jsonResponse } from "../http/openapi.ts";
 import { instant, queryHotkey, queryInteger, queryIntegerOr } from "./_query_values.ts";
-import { llmUsageFields } from "../http/shared_schemas.ts";
-
-const probability = z.number().nullable();
-
-export const MinerResultSchema = z.object({
-  uid: z.number().int(),
-  hotkey: z.string(),
-  pWin: probability.meta({ description: "r6(p′ of the winner); null when invalid." }),
-  brier: probability.meta({
-    description: "r6((1 − pWin)²), the value the leaderboard scores; null when invalid.",
-  }),
-  called: z.boolean().nullable().meta({ description: "Named the winner; null when invalid." }),
-  invalid: z.boolean(),
-  predictedAt: instant.meta({ description: "The server's receipt time." }),
-  ...llmUsageFields,
-}).meta({ id: "MinerResult" });
-
-export const ScoredEventSchema = z.object({
-  eventId: z.string(),
-  source: z.string(),
-  sourceMarketId: z.string(),
-  question: z.string(),
-  resolvedAt: instant,
-  scoredAt: instant.meta({ description: "When a scoring run last changed this event's rows." }),
-  winningOutcome: z.object({ outcomeId: z.string(), name: z.string() }),
-  marketPWinAtAdmission: z.number(),
-  stats: z.object({
-    scored: z.number().int(),
-    valid: z.number().int(),
-    meanBrier: z.number().nullable(),
-    calledRate: z.number().nullable(),
-    bestUid: z.number().int().nullable(),
-  }),
-  miners: z.array(MinerResultSchema).meta({
-    description: "Best Brier first, invalid last (then uid); the requested miner's row always.",
-  }),
-}).meta({ id: "ScoredEvent" });
+import { ScoredEventSchema } from "../http/shared_schemas.ts";
 
 export const ScoredEventPage = z.object({
   items: z.array(ScoredEventSchema),

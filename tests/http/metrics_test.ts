@@ -81,6 +81,7 @@ Deno.test("route labels are route patterns, whatever the parameters, and unknown
     await drain(service.request(`/admin/v1/orgs/${id}/ledger?limit=${index}`, adminInit("GET")));
     await drain(service.request(`/admin/v1/keys/${id}`, adminInit("GET")));
     await drain(service.request(`/v1/events/${id}`, { method: index % 2 ? "PROPFIND" : "GET" }));
+    await drain(service.request(`/v1/no-such-area/${id}`));
   }
   const samples = parseSamples(await scrape(service)).filter((sample) =>
     sample.name === "fgw_http_requests_total"
@@ -93,6 +94,7 @@ Deno.test("route labels are route patterns, whatever the parameters, and unknown
   assert.deepEqual([...routes].toSorted(), [
     "GET /admin/v1/keys/:keyId",
     "GET /admin/v1/orgs/:orgId/ledger",
+    "GET /v1/events/:eventId",
     "GET unmatched",
     "OTHER unmatched",
   ]);

@@ -79,6 +79,12 @@ svg .diagonal { stroke: var(--muted); fill: none; }
 svg rect.bar { fill: var(--panel); stroke: var(--muted); }
 svg text.label { fill: var(--fg); }
 code.hotkey { overflow-wrap: anywhere; }
+svg text { stroke: none; }
+.description { white-space: pre-line; max-width: 48rem; }
+.notice { border-left: 4px solid var(--link); background: var(--panel); padding: 0.6rem 0.8rem; max-width: 48rem; }
+ul.outcomes { list-style: none; margin: 0; padding: 0; }
+.form-actions { display: flex; gap: 1rem; align-items: center; }
+section.scored-event { border-top: 1px solid var(--line); margin-top: 1.2rem; }
 .tag { display: inline-block; padding: 0 0.4rem; border: 1px solid var(--line); border-radius: 999px; font-size: 0.8rem; color: var(--muted); }
 @media (max-width: 40rem) {
   h1 { font-size: 1.4rem; }

@@ -81,8 +81,10 @@ function Axes(props: LineChartProps & { x: Scale; y: Scale }) {
           <text x={PLOT.left - 6} y={y(tick) + 4} text-anchor="end">{props.formatY(tick)}</text>
         </g>
       ))}
-      {x.ticks.map((tick) => (
-        <text x={x(tick)} y={bottom + 18} text-anchor="middle">{props.formatX(tick)}</text>
+      {x.ticks.map((tick, i) => (
+        <text x={x(tick)} y={bottom + 18} text-anchor={tickAnchor(i, x.ticks.length)}>
+          {props.formatX(tick)}
+        </text>
       ))}
       <line class="axis" x1={PLOT.left} x2={WIDTH - PLOT.right} y1={bottom} y2={bottom} stroke-width={1} />
       <line class="axis" x1={PLOT.left} x2={PLOT.left} y1={PLOT.top} y2={bottom} stroke-width={1} />
@@ -99,6 +101,11 @@ function Axes(props: LineChartProps & { x: Scale; y: Scale }) {
       </text>
     </g>
   );
+}
+
+/** The first x tick's label starts at its tick and the last ends at it, so neither leaves the chart. */
+function tickAnchor(index: number, count: number): "start" | "middle" | "end" {
+  return index === 0 ? "start" : index === count - 1 ? "end" : "middle";
 }
 
 interface LineProps extends Pick<LineChartProps, "formatX" | "formatY"> {

@@ -54,6 +54,61 @@ export interface PublicPage {
   expect?: (page: Page) => Promise<void>;
 }
 
+/** The event ids of the catalog table on the page, in order. */
+function listedEvents(page: Page): Promise<string[]> {
+  return page.locator("tr[data-event-id]").evaluateAll((rows) =>
+    rows.map((row) => row.getAttribute("data-event-id") ?? "")
+  );
+}
+
+/** Every event id `/v1/events` lists for `query`, following its cursors. */
+async function apiEvents(origin: string, query: Record<string, string>): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const search: URLSearchParams = new URLSearchParams({ ...query, ...(cursor ? { cursor } : {}) });
+    const body: { items: { id: string }[]; nextCursor: string | null } =
+      await (await fetch(`${origin}/v1/events?${search}`)).json();
+    ids.push(...body.items.map((event) => event.id));
+    cursor = body.nextCursor;
+  } while (cursor !== null);
+  return ids;
+}
+
+/**
+ * Filters the catalog through its form as a reader would (resolved markets, ended included, 10 a
+ * page), walks its pages by "Next page", and compares the events with `/v1/events`' for that query:
+ * the same, more than one page of them, and a strict subset of the whole catalog.
+ */
+async function checkCatalogFilter(page: Page): Promise<void> {
+  if (await page.locator("tr[data-event-id]").count() === 0) return; // the empty data set
+  await page.getByLabel("Ended markets").selectOption("1");
+  await page.getByLabel("Has a resolution").selectOption("1");
+  await page.getByLabel("Events per page (1..200)").fill("10");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await page.waitForURL(/hasResolution=1/);
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get("includeEnded"), "1");
+  assert.equal(url.searchParams.get("limit"), "10");
+  const shown: string[] = [];
+  let pages = 0;
+  for (;;) {
+    shown.push(...await listedEvents(page));
+    pages++;
+    const next = page.getByRole("link", { name: "Next page" });
+    if (await next.count() === 0) break;
+    await next.click();
+    await page.waitForLoadState();
+  }
+  const query = Object.fromEntries([...url.searchParams].filter(([name]) => name !== "cursor"));
+  const expected = await apiEvents(url.origin, query);
+  assert.deepEqual(shown, expected, "the form's pages list the JSON route's events");
+  assert.ok(pages > 1, `the filtered catalog spans ${pages} page(s)`);
+  const all = await apiEvents(url.origin, { includeEnded: "1", limit: "200" });
+  assert.ok(expected.length > 0 && expected.length < all.length, "a non-empty strict subset");
+  assert.ok(expected.every((id) => all.includes(id)));
+}
+
 export const PUBLIC_PAGES: readonly PublicPage[] = [
   { name: "home", path: "/", ready: "main h1" },
   {
@@ -67,6 +122,20 @@ export const PUBLIC_PAGES: readonly PublicPage[] = [
       await checkBoardSorts(page);
     },
   },
+  { name: "events", path: "/events", ready: "main h1", expect: checkCatalogFilter },
+  {
+    name: "event-resolved",
+    path: `/events/${worldIds().resolvedEvents[0]}`,
+    ready: "main h1",
+    status: { empty: 404 },
+  },
+  {
+    name: "event-open",
+    path: `/events/${worldIds().openEvents[0]}`,
+    ready: "main h1",
+    status: { empty: 404 },
+  },
+  { name: "scored", path: "/scored", ready: "main h1" },
   {
     name: "miner",
     path: `/miners/${worldIds().topMiner}`,
