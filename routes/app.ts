@@ -30,6 +30,7 @@ import type { LeaderboardView } from "../actors/scoring/mod.ts";
 import { leaderboardRoutes } from "./scoring/leaderboard.ts";
 import { scoredEventRoutes } from "./scoring/scored_events.ts";
 import { scoredPredictionRoutes } from "./scoring/scored_predictions.ts";
+import { methodologyRoutes } from "./scoring/methodology.ts";
 import type { CompletionDesk, ProviderCatalog } from "../actors/gateway/mod.ts";
 import { gatewayRoutes } from "./gateway/gateway.ts";
 import { type ValidatorCaps, validatorGatewayRoutes } from "./gateway/validator_completions.ts";
@@ -135,6 +136,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.route("/v1/leaderboard", leaderboardRoutes(deps.scoring.leaderboard));
+  app.route("/v1/scoring", methodologyRoutes(deps.scoring.leaderboard.settings));
   const access = createApiKeyAccess(deps.storage, deps.countKeyUse, {
     clock: deps.clock,
     rememberSecrets: deps.http.rememberKeySecrets,
@@ -203,7 +205,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.route("/admin/v1", adminMetagraphRoutes({ ...deps.metagraph, clock: deps.clock }));
-  app.route("/", pageRoutes({}));
+  app.route("/", pageRoutes({ scoringSettings: deps.scoring.leaderboard.settings }));
   serveApiDocs(app);
   return app;
 }

@@ -4,6 +4,7 @@ import type { OrgStore } from "../../storage/org_store.ts";
 import type { ScoreStore } from "../../storage/score_store.ts";
 import { buildLeaderboard, type Leaderboard } from "./leaderboard.ts";
 import { computedAtOf } from "./scoring_job.ts";
+import type { ScoringSettings } from "./methodology.ts";
 
 /** How long one built board is served (docs/scoring.md, "GET /v1/leaderboard": cached 60 s). */
 export const LEADERBOARD_CACHE_MS = 60_000;
@@ -42,6 +43,12 @@ export class LeaderboardView {
 
   get netuid(): number {
     return this.#options.metagraph.netuid;
+  }
+
+  /** The deployment's settings the board is built with (its running configuration). */
+  get settings(): ScoringSettings {
+    const { windowDays, scoringIntervalMs, forecastingWeightShare } = this.#options;
+    return { windowDays, scoringIntervalMs, forecastingWeightShare };
   }
 
   /** The board, built at most once per `cacheMs`. */

@@ -3,16 +3,21 @@ import type { AppEnv } from "../http/app_env.ts";
 import { ASSET_PATHS, assetRoutes } from "./assets/asset_routes.ts";
 import { pageHandler } from "./kit/error_page.tsx";
 import { homePage } from "./home_page.tsx";
+import type { ScoringSettings } from "../../actors/scoring/mod.ts";
+import { methodologyPage } from "./methodology/methodology_page.tsx";
 
 /** What the pages read: the same views and stores as their JSON routes. */
-// deno-lint-ignore no-empty-interface -- each page area adds the views it reads
-export interface PageDeps {}
+export interface PageDeps {
+  /** The deployment's scoring settings (`/methodology`). */
+  scoringSettings: ScoringSettings;
+}
 
 type PageRender = (c: Context) => Promise<Response>;
 
 /** Each page: its path (Hono's syntax) and how it is rendered from the views it reads. */
 const PAGES: Record<string, (deps: PageDeps) => PageRender> = {
   "/": () => homePage,
+  "/methodology": (deps) => methodologyPage(deps.scoringSettings),
 };
 
 /**
