@@ -1,5 +1,5 @@
 /**
- * The worked example of the methodology (docs/scoring.md, "Worked example"): a small fixed scorer
+ * The worked example of the methodology (docs/scoring.md, "Methodology"): a small fixed scorer
  * input — six events, three miners, sixteen predictions — scored by scorer v1 itself, with what
  * the page adds to it (each event's row weight, which predictions count, and the 95 % intervals
  * the pages show, which are not part of scorer v1).
