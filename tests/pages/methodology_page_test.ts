@@ -1,50 +1,53 @@
 import assert from "node:assert/strict";
-import * as emitWeights from "../../actors/scoring/emit_weights.ts";
-import * as eventStats from "../../actors/scoring/event_stats.ts";
-import * as latestRule from "../../actors/scoring/latest_rule.ts";
-import * as minerFold from "../../actors/scoring/miner_fold.ts";
-import * as minerScoring from "../../actors/scoring/miner_scoring.ts";
-import * as pageInterval from "../../actors/scoring/page_interval.ts";
-import * as payouts from "../../actors/scoring/payouts.ts";
-import * as predictionScore from "../../actors/scoring/prediction_score.ts";
-import * as predictionValidity from "../../actors/scoring/prediction_validity.ts";
-import * as scoreStream from "../../actors/scoring/score_stream.ts";
-import * as scoreV1Module from "../../actors/scoring/score_v1.ts";
-import * as scoringMath from "../../actors/scoring/scoring_math.ts";
 import { parseScorerInput, scoreV1, WORKED_EXAMPLE_INPUT } from "../../actors/scoring/mod.ts";
 import { openTestService } from "../support/test_service.ts";
 
 const HTML = { accept: "text/html" };
+const SCORING_DIR = new URL("../../actors/scoring/", import.meta.url);
 
-/** Scorer v1's modules, and the one of the figures the pages add (not part of scorer v1). */
-const SCORER_MODULES: Record<string, Record<string, unknown>> = {
-  "emit_weights.ts": emitWeights,
-  "event_stats.ts": eventStats,
-  "latest_rule.ts": latestRule,
-  "miner_fold.ts": minerFold,
-  "miner_scoring.ts": minerScoring,
-  "payouts.ts": payouts,
-  "prediction_score.ts": predictionScore,
-  "prediction_validity.ts": predictionValidity,
-  "score_stream.ts": scoreStream,
-  "score_v1.ts": scoreV1Module,
-  "scoring_math.ts": scoringMath,
+/** Constants of the scoring area that are the service's plumbing, not the scorer's (and why). */
+const NOT_THE_SCORER: Record<string, string> = {
+  SCORING_JOB: "the periodic job's name",
+  LEADERBOARD_CACHE_MS: "how long an instance serves one built board",
+  MAX_TOOL_NAMES: "the size of a trace summary on the scored-predictions feed",
 };
-const PAGE_MODULES: Record<string, Record<string, unknown>> = { "page_interval.ts": pageInterval };
+
+/** The files of the figures the pages add (not part of scorer v1). */
+const PAGE_FIGURE_FILES = new Set(["page_interval.ts"]);
 
 type ConstantValue = number | string | readonly string[];
+interface Exported {
+  name: string;
+  value: ConstantValue;
+  file: string;
+}
 
-/** Every exported constant (an UPPER_CASE name holding a number, a string or a list of strings). */
-function exportedConstants(modules: Record<string, Record<string, unknown>>) {
-  return Object.entries(modules).flatMap(([file, module]) =>
-    Object.entries(module)
-      .filter(([name, value]) =>
-        /^[A-Z][A-Z0-9_]*$/.test(name) &&
-        (typeof value === "number" || typeof value === "string" ||
-          (Array.isArray(value) && value.every((item) => typeof item === "string")))
-      )
-      .map(([name, value]) => ({ name, value: value as ConstantValue, file: `actors/scoring/${file}` }))
-  );
+function isConstant(name: string, value: unknown): value is ConstantValue {
+  return /^[A-Z][A-Z0-9_]*$/.test(name) &&
+    (typeof value === "number" || typeof value === "string" ||
+      (Array.isArray(value) && value.every((item) => typeof item === "string")));
+}
+
+/**
+ * Every constant (an UPPER_CASE name holding a number, a string or a list of strings) exported by
+ * a file of actors/scoring/ (but its private `_` files), split into scorer v1's and the pages' own.
+ */
+async function exportedConstants(): Promise<{ scorer: Exported[]; page: Exported[] }> {
+  const found: Exported[] = [];
+  for await (const entry of Deno.readDir(SCORING_DIR)) {
+    if (
+      !entry.isFile || !entry.name.endsWith(".ts") || entry.name.startsWith("_") || entry.name === "mod.ts"
+    ) continue;
+    const module: Record<string, unknown> = await import(new URL(entry.name, SCORING_DIR).href);
+    for (const [name, value] of Object.entries(module)) {
+      if (isConstant(name, value) && !(name in NOT_THE_SCORER)) {
+        found.push({ name, value, file: `actors/scoring/${entry.name}` });
+      }
+    }
+  }
+  const byName = (a: Exported, b: Exported) => a.name.localeCompare(b.name);
+  const isPage = (c: Exported) => PAGE_FIGURE_FILES.has(c.file.slice("actors/scoring/".length));
+  return { scorer: found.filter((c) => !isPage(c)).sort(byName), page: found.filter(isPage).sort(byName) };
 }
 
 function textOf(value: ConstantValue): string {
@@ -85,8 +88,7 @@ async function methodologyHtml(env: Record<string, string> = {}): Promise<{ html
 
 Deno.test("the methodology page shows every exported constant of scorer v1 with its value, as its JSON route does", async () => {
   const { html, json } = await methodologyHtml();
-  const scorer = exportedConstants(SCORER_MODULES);
-  const page = exportedConstants(PAGE_MODULES);
+  const { scorer, page } = await exportedConstants();
   assert.ok(scorer.length >= 11, `found ${scorer.length} constants`);
   for (const { name, value } of [...scorer, ...page]) {
     const row = elementText(html, `data-constant="${name}"`);
