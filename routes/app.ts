@@ -38,6 +38,7 @@ import { minerRoutes } from "./scoring/miner.ts";
 import { scoredEventRoutes } from "./scoring/scored_events.ts";
 import { ScoredPages } from "./scoring/scored_pages.ts";
 import { scoredPredictionRoutes } from "./scoring/scored_predictions.ts";
+import { methodologyRoutes } from "./scoring/methodology.ts";
 import type { CompletionDesk, ProviderCatalog } from "../actors/gateway/mod.ts";
 import { gatewayRoutes } from "./gateway/gateway.ts";
 import { type ValidatorCaps, validatorGatewayRoutes } from "./gateway/validator_completions.ts";
@@ -159,6 +160,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   app.route("/v1/overview", overviewRoutes(overview));
   app.route("/v1/miners", minerRoutes(deps.scoring.miners));
+  app.route("/v1/scoring", methodologyRoutes(deps.scoring.leaderboard.settings));
   const access = createApiKeyAccess(deps.storage, deps.countKeyUse, {
     clock: deps.clock,
     rememberSecrets: deps.http.rememberKeySecrets,
@@ -234,6 +236,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       leaderboard,
       miners: deps.scoring.miners,
       events: { catalogPages, eventDetails, scoredPages },
+      scoringSettings: deps.scoring.leaderboard.settings,
     }),
   );
   serveApiDocs(app);

@@ -6,6 +6,7 @@ import type { ForecastHistoryStore } from "../../storage/forecast_history_store.
 import { buildLeaderboard, type Leaderboard } from "./leaderboard.ts";
 import { computedAtOf } from "./scoring_job.ts";
 import { computeWindowFigures, type WindowFigures } from "./window_figures.ts";
+import type { ScoringSettings } from "./methodology.ts";
 
 /** How long one built board is served by default (`FGW_LEADERBOARD_CACHE_MS`; docs/scoring.md, "Caching"). */
 export const LEADERBOARD_CACHE_MS = 60_000;
@@ -49,6 +50,12 @@ export class LeaderboardView {
 
   get netuid(): number {
     return this.#options.metagraph.netuid;
+  }
+
+  /** The deployment's settings the board is built with (its running configuration). */
+  get settings(): ScoringSettings {
+    const { windowDays, scoringIntervalMs, forecastingWeightShare } = this.#options;
+    return { windowDays, scoringIntervalMs, forecastingWeightShare };
   }
 
   /** The board, built at most once per `cacheMs`. */

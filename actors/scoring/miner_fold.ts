@@ -10,11 +10,17 @@ import type { ScoringGate, StoredMinerScoring } from "../../storage/score_store.
 import { DAY_MS, HOUR_MS } from "../kernel/mod.ts";
 
 /** A row's weight halves every this many days. */
-const HALF_LIFE_DAYS = 7;
+export const HALF_LIFE_DAYS = 7;
 /** effN at which rho is one half. */
-const RHO_PRIOR = 10;
+export const RHO_PRIOR = 10;
 /** The roi rule stakes only on a disagreement with the market larger than this. */
-const STAKE_GAP = 0.02;
+export const STAKE_GAP = 0.02;
+/** Gate `invalid_rate`: a miner whose invalid rows are more than this share of its rows. */
+export const MAX_INVALID_RATE = 0.25;
+/** Gate `min_predictions`: a miner with fewer valid rows than this. */
+export const MIN_VALID_PREDICTIONS = 5;
+/** Calibration's equal-width bins of q over [0, 1]. */
+export const CALIBRATION_BINS = 10;
 
 /** What the per-miner formulas read of a valid row. */
 export interface ValidRowValues {
@@ -44,8 +50,8 @@ export function rowWeight(resolvedAtMs: number, computedAtMs: number): number {
 /** The gate a miner's row passes, or the first that stops it. */
 export function gateOf(preds: number, validPreds: number): ScoringGate {
   if (preds === 0) return "no_predictions";
-  if ((preds - validPreds) / preds > 0.25) return "invalid_rate";
-  if (validPreds < 5) return "min_predictions";
+  if ((preds - validPreds) / preds > MAX_INVALID_RATE) return "invalid_rate";
+  if (validPreds < MIN_VALID_PREDICTIONS) return "min_predictions";
   return "pass";
 }
 
@@ -90,12 +96,12 @@ export function compareMinerPlace(
 
 /** Calibration's bin of q (p′ of the predicted outcome): `min(⌊10q⌋, 9)`, 0..9. */
 export function calibrationBinOf(q: number): number {
-  return Math.min(Math.floor(q * 10), 9);
+  return Math.min(Math.floor(q * CALIBRATION_BINS), CALIBRATION_BINS - 1);
 }
 
-/** Calibration's 10 bins of q, summed in the order rows are added. */
+/** Calibration's bins of q, summed in the order rows are added. */
 export class CalibrationBins {
-  readonly #bins = Array.from({ length: 10 }, () => ({ n: 0, q: 0, y: 0 }));
+  readonly #bins = Array.from({ length: CALIBRATION_BINS }, () => ({ n: 0, q: 0, y: 0 }));
   #count = 0;
 
   add(q: number, won: boolean): void {

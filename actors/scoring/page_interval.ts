@@ -14,7 +14,7 @@ export interface MeanInterval {
 export const MIN_INTERVAL_EVENTS = 5;
 
 /** z of a two-sided 95 % interval. */
-const Z95 = 1.96;
+export const Z95 = 1.96;
 
 /** The mean of `values` with its 95 % interval, or null for fewer than `MIN_INTERVAL_EVENTS` values. */
 export function meanInterval(values: readonly number[]): MeanInterval | null {

@@ -14,6 +14,9 @@ export const VALIDITY_REASONS = [
   "late_prediction",
 ] as const;
 
+/** `probabilities_do_not_sum_to_one`: |Σp − 1| more than this. */
+export const SUM_TOLERANCE = 0.01;
+
 export type ValidityReason = typeof VALIDITY_REASONS[number];
 
 /** What the rules read of a prediction. */
@@ -51,7 +54,7 @@ function sumIsOff(
 ): boolean {
   // Only called when every value is a number.
   return Math.abs(sumInOutcomeOrder(probabilities as Readonly<Record<string, number>>, outcomeIds) - 1) >
-    0.01;
+    SUM_TOLERANCE;
 }
 
 /** What the rules read of an event, worked out once for all its predictions. */

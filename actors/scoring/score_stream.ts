@@ -19,6 +19,12 @@ import { compareCodePoints } from "./scoring_math.ts";
 import type { MinerScoring } from "./miner_scoring.ts";
 import { DAY_MS } from "../kernel/mod.ts";
 
+/**
+ * Scorer v1's window: a miner's rows are its counted rows on events resolved in the last this many
+ * days (`windowDays` is an input of the scorer; a deployment sets its own, default this).
+ */
+export const WINDOW_DAYS = 30;
+
 /** One event scored: every prediction, the counted ones, and (when resolved) the event's result. */
 export interface EventScoring {
   /** Every prediction of the event, validated and scored, in the order given. */

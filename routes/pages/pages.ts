@@ -14,6 +14,9 @@ import { eventsPage } from "./events/events_page.tsx";
 import { eventPage } from "./events/event_page.tsx";
 import { scoredPage } from "./events/scored_page.tsx";
 
+import type { ScoringSettings } from "../../actors/scoring/mod.ts";
+import { methodologyPage } from "./methodology/methodology_page.tsx";
+
 /** What the pages read: the same views and stores as their JSON routes. */
 export interface PageDeps {
   /** The home page's figures (`GET /v1/overview`'s source). */
@@ -24,6 +27,8 @@ export interface PageDeps {
   miners: MinerView;
   /** `/events`, `/events/{id}` and `/scored`: the reads of `GET /v1/events`, `/v1/events/{eventId}`, `/v1/events/scored`. */
   events: { catalogPages: CatalogPages; eventDetails: EventDetails; scoredPages: ScoredPages };
+  /** The deployment's scoring settings (`/methodology`). */
+  scoringSettings: ScoringSettings;
 }
 
 type PageRender = (c: Context) => Promise<Response>;
@@ -36,6 +41,7 @@ const PAGES: Record<string, (deps: PageDeps) => PageRender> = {
   "/events": (deps) => eventsPage(deps.events.catalogPages),
   "/events/:id": (deps) => eventPage(deps.events.eventDetails),
   "/scored": (deps) => scoredPage(deps.events.scoredPages),
+  "/methodology": (deps) => methodologyPage(deps.scoringSettings),
 };
 
 /**

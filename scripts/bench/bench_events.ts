@@ -6,43 +6,13 @@ import { silentLogger } from "../../actors/kernel/mod.ts";
 import { loadConfig } from "../service/config.ts";
 import { createService } from "../service/service.ts";
 import { openKvStorage } from "../../storage/kv/kv_storage.ts";
-import type { EventRecord } from "../../storage/event_record.ts";
-import { UNRESOLVED } from "../../storage/event_record.ts";
+import { liveEvent } from "./world/catalog_world.ts";
 import { ensureWrk, type LoadResult, pinServerCpu, printTable } from "./world/load.ts";
 import { alternatingRounds, ceilingFor } from "./world/rounds.ts";
 
 const EVENTS = 20_000;
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 8);
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 3);
-const HOUR = 3_600_000;
-
-function syntheticEvent(i: number, now: number): EventRecord {
-  const id = `polymarket-${100_000 + i}`;
-  const yes = 0.02 + ((i * 37) % 96) / 100;
-  const prices = { [`${id}-y`]: Number(yes.toFixed(3)), [`${id}-n`]: Number((1 - yes).toFixed(3)) };
-  const at = new Date(now).toISOString();
-  return {
-    id,
-    source: "polymarket",
-    sourceMarketId: String(100_000 + i),
-    question: `Will synthetic market ${i} resolve Yes by its end date?`,
-    description: `Synthetic benchmark market number ${i}. Resolves Yes if the stated condition holds.`,
-    outcomes: [{ outcomeId: `${id}-y`, name: "Yes" }, { outcomeId: `${id}-n`, name: "No" }],
-    endDate: new Date(now + (2 + (i % 2_000)) * HOUR).toISOString(),
-    startDate: new Date(now - (i % 500) * HOUR).toISOString(),
-    tagsAtAdmission: [i % 50, 100 + (i % 7)],
-    liquidityUsd: 1_000 + ((i * 7_919) % 500_000),
-    volumeUsd: 1_000 + ((i * 104_729) % 5_000_000),
-    volumeRecentUsd: (i * 31) % 20_000,
-    currentLiquidityUsd: 1_000 + ((i * 7_919) % 500_000),
-    currentVolumeUsd: 1_000 + ((i * 104_729) % 5_000_000),
-    currentOutcomePrices: prices,
-    admittedAt: at,
-    lastSeenAt: at,
-    resolution: { ...UNRESOLVED },
-    outcomePricesAtAdmission: prices,
-  };
-}
 
 async function seededStorage(dir: string) {
   const storage = await openKvStorage(`${dir}/bench.sqlite`);
@@ -51,7 +21,7 @@ async function seededStorage(dir: string) {
     await Promise.all(
       Array.from(
         { length: Math.min(500, EVENTS - i) },
-        (_, j) => storage.events.put(syntheticEvent(i + j, now), 0, now),
+        (_, j) => storage.events.put(liveEvent(i + j, now), 0, now),
       ),
     );
   }

@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { WINDOW_DAYS } from "../../actors/scoring/mod.ts";
 
 const DEFAULT_SNAPSHOT = fileURLToPath(
   new URL("../../actors/catalog/sources/polymarket_snapshot.json", import.meta.url),
@@ -133,7 +134,7 @@ export const configSchema = z.object({
   /** Share of the daily miner budget paid for forecasting, 0..1 (docs/scoring.md "Payouts"). */
   FGW_FORECASTING_WEIGHT_SHARE: z.coerce.number().min(0).max(1).default(1),
   /** The score table's window: events resolved in the last this many days. */
-  FGW_SCORING_WINDOW_DAYS: z.coerce.number().positive().max(365).default(30),
+  FGW_SCORING_WINDOW_DAYS: z.coerce.number().positive().max(365).default(WINDOW_DAYS),
   /** How often scoring and the score table run; a run's `computedAt` is the start of its interval. */
   FGW_SCORING_INTERVAL_MS: intMs(300_000),
   /** How long one built leaderboard is served before the next request builds it again (0 = every request). */

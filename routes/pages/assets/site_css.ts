@@ -43,8 +43,8 @@ h3 { font-size: 1.05rem; margin: 1.2rem 0 0.4rem; }
 .empty { border: 1px dashed var(--line); border-radius: 6px; padding: 0.8rem 1rem; background: var(--panel); }
 .problems { padding-left: 1.2rem; }
 .figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr)); gap: 0.8rem; padding: 0; margin: 1rem 0; }
-.figures div { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 0.7rem 0.9rem; }
-.figures dt { color: var(--muted); font-size: 0.85rem; }
+.figures div { min-width: 0; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 0.7rem 0.9rem; }
+.figures dt { color: var(--muted); font-size: 0.85rem; overflow-wrap: anywhere; }
 .figures dd { margin: 0; font-size: 1.5rem; font-weight: 600; font-variant-numeric: tabular-nums; }
 .table-scroll { overflow-x: auto; max-width: 100%; margin: 0.5rem 0 1rem; border: 1px solid var(--line); border-radius: 6px; }
 table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; font-size: 0.92rem; }

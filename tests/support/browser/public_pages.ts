@@ -136,6 +136,7 @@ export const PUBLIC_PAGES: readonly PublicPage[] = [
     status: { empty: 404 },
   },
   { name: "scored", path: "/scored", ready: "main h1" },
+  { name: "methodology", path: "/methodology", ready: "main h1", on: ["empty"] },
   {
     name: "miner",
     path: `/miners/${worldIds().topMiner}`,
