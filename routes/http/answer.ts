@@ -56,7 +56,7 @@ export function sendJson<T extends JSONValue | object, S extends ContentfulStatu
  */
 export function sendBody(
   c: Context,
-  body: string,
+  body: string | Uint8Array<ArrayBuffer>,
   status: ContentfulStatusCode,
   contentType: string,
   headers?: Record<string, string>,

@@ -42,6 +42,8 @@ const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 5);
 /** Each page and its JSON route (their default queries). */
 const PAIRS = [
   { page: "/leaderboard", json: "/v1/leaderboard" },
+  // The page's default is the whole board; its JSON link (the same view) asks for all of it too.
+  { page: "/leaderboard", json: "/v1/leaderboard?limit=256" },
   { page: "/events", json: "/v1/events" },
 ] as const;
 

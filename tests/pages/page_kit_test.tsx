@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { gunzipSync } from "node:zlib";
+import { acceptsGzip } from "../../routes/pages/kit/page_bytes.ts";
 import { LineChart } from "../../routes/pages/charts/line_chart.tsx";
 import { htmlOf } from "../../routes/pages/kit/render.ts";
 import { PAGE_PATHS } from "../../routes/pages/pages.ts";
@@ -74,4 +76,30 @@ Deno.test("a line chart draws one marker per point with its data, a title, a des
   assert.match(html, /<desc id="brier-desc">Weekly mean Brier.<\/desc>/);
   assert.match(html, /<th scope="row">1970-01-08<\/th><td class="num">0.15<\/td><td class="num">—<\/td>/);
   assert.doesNotMatch(html, /style=/);
+});
+
+Deno.test("a page is sent gzip to a client that accepts it, the same document as sent plain", async () => {
+  await using service = await openTestService({});
+  const plain = await service.request("/", { headers: { ...HTML, "accept-encoding": "identity" } });
+  assert.equal(plain.headers.get("content-encoding"), null);
+  assert.equal(plain.headers.get("vary"), "Accept-Encoding");
+  const text = await plain.text();
+  assert.ok(text.startsWith("<!DOCTYPE html><html"));
+  const gzip = await service.request("/", { headers: { ...HTML, "accept-encoding": "gzip, deflate, br" } });
+  assert.equal(gzip.headers.get("content-encoding"), "gzip");
+  assert.equal(gzip.headers.get("vary"), "Accept-Encoding");
+  const bytes = new Uint8Array(await gzip.arrayBuffer());
+  assert.equal(new TextDecoder().decode(gunzipSync(bytes)), text);
+  const refused = await service.request("/", { headers: { ...HTML, "accept-encoding": "gzip;q=0" } });
+  assert.equal(refused.headers.get("content-encoding"), null);
+  await refused.body?.cancel();
+});
+
+Deno.test("Accept-Encoding: gzip and * are accepted unless q=0", () => {
+  assert.equal(acceptsGzip(undefined), false);
+  assert.equal(acceptsGzip("br"), false);
+  assert.equal(acceptsGzip("gzip, deflate, br, zstd"), true);
+  assert.equal(acceptsGzip("*"), true);
+  assert.equal(acceptsGzip("GZIP;q=0.5"), true);
+  assert.equal(acceptsGzip("gzip;q=0"), false);
 });

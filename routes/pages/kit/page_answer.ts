@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { sendBody } from "../../http/answer.ts";
+import { acceptsGzip, PageBytes } from "./page_bytes.ts";
 
 /**
  * The Content-Security-Policy of every page but `/docs`: nothing inline, nothing from another
@@ -22,9 +23,26 @@ const HTML_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "Cache-Control": "no-cache",
 });
 
-/** An HTML page: the document (without its doctype) with the page headers. */
+const GZIP_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  ...HTML_HEADERS,
+  "Content-Encoding": "gzip",
+  "Vary": "Accept-Encoding",
+});
+const PLAIN_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  ...HTML_HEADERS,
+  "Vary": "Accept-Encoding",
+});
+
+const pageBytes = new PageBytes();
+
+/**
+ * An HTML page (`html` is its `<!DOCTYPE html>` and document) with the page headers, gzip when the
+ * client accepts it, as a browser does. Its bytes are encoded once per page text (`PageBytes`).
+ */
 export function sendPage(c: Context, html: string, status: ContentfulStatusCode = 200): Response {
-  return sendBody(c, "<!DOCTYPE html>" + html, status, HTML_HEADERS["Content-Type"]!, HTML_HEADERS);
+  const gzip = acceptsGzip(c.req.header("accept-encoding"));
+  const headers = gzip ? GZIP_HEADERS : PLAIN_HEADERS;
+  return sendBody(c, pageBytes.of(html, gzip), status, HTML_HEADERS["Content-Type"]!, headers);
 }
 
 /**

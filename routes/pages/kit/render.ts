@@ -7,9 +7,10 @@ export interface Rendered {
   toString(): string | Promise<string>;
 }
 
-/** The HTML of a rendered element. */
+/** The document of a rendered page element (`<!DOCTYPE html>` first), or a fragment's HTML. */
 export async function htmlOf(node: Rendered): Promise<string> {
-  return String(await node.toString());
+  const html = String(await node.toString());
+  return html.startsWith("<html") ? `<!DOCTYPE html>${html}` : html;
 }
 
 /** Answers with a rendered element as the page (its headers: `sendPage`). */
