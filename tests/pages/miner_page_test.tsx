@@ -144,7 +144,7 @@ Deno.test("a reliability chart: one point per non-empty bin with its count, bars
     html,
     /<rect class="bar" x="[^"]+" y="262" width="[^"]+" height="50"[^>]*data-bin="0\.2–0\.3"/,
   );
-  assert.match(html, /<line class="diagonal" x1="56" y1="244" x2="616" y2="14"/);
+  assert.match(html, /<line class="diagonal" x1="64" y1="244" x2="616" y2="14"/);
   assert.match(html, /<title id="rel-title">Reliability<\/title>/);
   assert.match(html, /<desc id="rel-desc">Observed frequency against mean forecast.<\/desc>/);
   assert.match(html, /Perfect calibration/);

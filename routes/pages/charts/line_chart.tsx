@@ -29,7 +29,7 @@ export interface LineChartProps {
 }
 
 const WIDTH = 640, HEIGHT = 300;
-const PLOT = { left: 52, right: 16, top: 14, bottom: 62 };
+const PLOT = { left: 64, right: 16, top: 14, bottom: 62 };
 
 /**
  * A line chart drawn on the server as SVG with presentation attributes only (no `style=`): a

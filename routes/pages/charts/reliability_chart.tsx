@@ -22,7 +22,7 @@ export interface ReliabilityChartProps {
 }
 
 const WIDTH = 640, HEIGHT = 400;
-const PLOT = { left: 56, right: 24, top: 14, bottom: 244 };
+const PLOT = { left: 64, right: 24, top: 14, bottom: 244 };
 /** The strip under the plot where each bin's count is a bar. */
 const BARS = { top: 262, bottom: 312 };
 const TICKS = [0, 0.2, 0.4, 0.6, 0.8, 1];
