@@ -1,6 +1,13 @@
-import type { CapLimits, HoldCap, SpendCounter } from "./spend_caps.ts";
+import type { CapLimits, HoldCap, SpendCounter, SpendPurgePage, SpendPurgeStep } from "./spend_caps.ts";
 
-export type { CapLimits, CapName, HoldCap, SpendCounter } from "./spend_caps.ts";
+export type {
+  CapLimits,
+  CapName,
+  HoldCap,
+  SpendCounter,
+  SpendPurgePage,
+  SpendPurgeStep,
+} from "./spend_caps.ts";
 
 /** The largest amount storage holds (PostgreSQL BIGINT): 2^63 − 1 micro-units. */
 export const MAX_MICRO = 2n ** 63n - 1n;
@@ -183,6 +190,14 @@ export interface BillingStore {
    * none). Changed only by `commit`, atomically with the holds and debits.
    */
   capSpent(counter: SpendCounter): Promise<bigint>;
+  /**
+   * One step of the purge of spend counters that can no longer matter: deletes, among at most
+   * `page.limit` counters from `page.after` on, those dated before `page.beforeDay` that no hold
+   * still held names (a hold that could still settle or be released keeps its counters, whatever
+   * their day). A counter is deleted only as it was when that was checked: a hold taken, settled
+   * or released on it meanwhile keeps it. Idempotent; deleting makes `capSpent` answer 0.
+   */
+  purgeSpendCounters(page: SpendPurgePage): Promise<SpendPurgeStep>;
   /**
    * The charged calls of each lease of `agentPredictionIds` (distinct): the usage records whose
    * `metadata.agentPredictionId` names it, in any org, counted and their amounts summed, in one

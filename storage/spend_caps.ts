@@ -9,6 +9,9 @@
 /** Which cap a counter is: the names `details.cap` of a 402 `spend_cap_reached` gives. */
 export type CapName = "daily" | "validator" | "lease";
 
+/** Every cap, in the order a hold's counters move (and are locked): daily, validator, lease. */
+export const CAP_NAMES: readonly CapName[] = ["daily", "validator", "lease"];
+
 /**
  * The caps a hold counts against. `day` is the UTC day of the hold (`YYYY-MM-DD`), kept with the
  * hold and its reservation, so its settle and release move that day's counters whenever they come.
@@ -67,4 +70,33 @@ export function counterParts(counter: SpendCounter): string[] {
 /** A string naming `counter` (a map key). */
 export function counterKey(counter: SpendCounter): string {
   return JSON.stringify([counter.cap, ...counterParts(counter)]);
+}
+
+/**
+ * One step of the purge of spend counters that can no longer matter (`BillingStore.purgeSpendCounters`,
+ * docs/billing.md "Purge of spend counters").
+ */
+export interface SpendPurgePage {
+  /**
+   * Counters dated before this UTC day (`YYYY-MM-DD`) are purged: a daily or validator counter by
+   * its day, a lease counter by the latest day of a hold that named it.
+   */
+  beforeDay: string;
+  /**
+   * The current UTC day: it dates a lease counter stored before lease counters were dated, which
+   * is then purged once that day is old enough.
+   */
+  today: string;
+  /** The most counters this step works through. */
+  limit: number;
+  /** Where the previous step stopped (its `next`); from the start when absent. */
+  after?: string;
+}
+
+/** What one step of the purge did. */
+export interface SpendPurgeStep {
+  /** Counters deleted. */
+  purged: number;
+  /** Where to go on (an opaque position, for `after`), or null when the purge went through every counter. */
+  next: string | null;
 }

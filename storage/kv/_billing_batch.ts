@@ -7,6 +7,7 @@
 import { type AccountChange, capDelta, type Hold, type OrgAccount } from "../billing_store.ts";
 import { capCounters, counterLimit } from "../spend_caps.ts";
 import { orgKeys } from "./_org_keys.ts";
+import { counterValue, spentOf, type StoredCounter } from "./_kv_spend_counter.ts";
 import { checkedNext, type KvWrites, type MarkerKeys, writeHolds, writeRecords } from "./_billing_commit.ts";
 
 /** Deno KV reads at most this many keys per `getMany`. */
@@ -119,9 +120,10 @@ async function moveCap(
   const delta = capDelta(change, { removed, settledCapped: settled?.cap !== undefined });
   for (const counter of capCounters(cap)) {
     const key = orgKeys.capSpent(counter);
-    const spentMicro = ((await view.get<bigint>(key)) ?? 0n) + delta;
+    const stored = await view.get<StoredCounter>(key);
+    const spentMicro = spentOf(stored) + delta;
     if (change.addHold?.cap && spentMicro > counterLimit(counter, requireLimits(change))) return false;
-    view.set(key, spentMicro);
+    view.set(key, counterValue(counter, spentMicro, { holdDay: cap.day, stored }));
   }
   return true;
 }

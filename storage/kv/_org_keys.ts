@@ -9,6 +9,8 @@ export const orgKeys = {
   orgMiners: (orgId: string): Deno.KvKey => ["org_miner", orgId],
   hold: (orgId: string, holdId: string): Deno.KvKey => ["org_hold", orgId, holdId],
   holds: (orgId: string): Deno.KvKey => ["org_hold", orgId],
+  /** The holds of every organisation. */
+  allHolds: (): Deno.KvKey => ["org_hold"],
   /** Every hold id ever reserved, kept after the hold is settled, released or expired. */
   reservation: (orgId: string, holdId: string): Deno.KvKey => ["org_hold_reserved", orgId, holdId],
   holdExpiry: (expiresAtMs: number, orgId: string, holdId: string): Deno.KvKey => [
@@ -26,6 +28,8 @@ export const orgKeys = {
   settledHold: (orgId: string, holdId: string): Deno.KvKey => ["org_settled", orgId, holdId],
   /** A spend counter of capped holds and their charges (`BillingStore.capSpent`). */
   capSpent: (counter: SpendCounter): Deno.KvKey => [COUNTER_PREFIX[counter.cap], ...counterParts(counter)],
+  /** Every spend counter of one cap. */
+  capSpents: (cap: CapName): Deno.KvKey => [COUNTER_PREFIX[cap]],
   /** A usage record naming a lease (`metadata.agentPredictionId`), under the lease: its amount. */
   leaseUsage: (agentPredictionId: string, orgId: string, seq: number): Deno.KvKey => [
     "usage_by_lease",

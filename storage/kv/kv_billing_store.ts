@@ -9,9 +9,13 @@ import {
   type OrgAccount,
   type SeqPage,
   type SpendCounter,
+  type SpendPurgePage,
+  type SpendPurgeStep,
   type UsageRecord,
 } from "../billing_store.ts";
 import { orgKeys } from "./_org_keys.ts";
+import { spentOf, type StoredCounter } from "./_kv_spend_counter.ts";
+import { purgeKvCounters } from "./_kv_spend_purge.ts";
 import { applyChange, BatchView, keysOf } from "./_billing_batch.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
 import { LOST, retryConditional } from "../retry_conditional.ts";
@@ -73,7 +77,11 @@ export class KvBillingStore implements BillingStore {
   }
 
   async capSpent(counter: SpendCounter): Promise<bigint> {
-    return (await this.#kv.get<bigint>(orgKeys.capSpent(counter))).value ?? 0n;
+    return spentOf((await this.#kv.get<StoredCounter>(orgKeys.capSpent(counter))).value);
+  }
+
+  purgeSpendCounters(page: SpendPurgePage): Promise<SpendPurgeStep> {
+    return purgeKvCounters(this.#kv, page);
   }
 
   async leaseUsage(agentPredictionIds: readonly string[]): Promise<Map<string, LeaseUsage>> {

@@ -16,9 +16,12 @@ import {
   type OrgAccount,
   type SeqPage,
   type SpendCounter,
+  type SpendPurgePage,
+  type SpendPurgeStep,
   type UsageRecord,
 } from "../billing_store.ts";
 import { readCounter } from "./_pg_spend_caps.ts";
+import { purgeCounters } from "./_pg_spend_purge.ts";
 import {
   HOLD_COLUMNS,
   type HoldRow,
@@ -139,6 +142,10 @@ export class PgBillingStore implements BillingStore {
 
   capSpent(counter: SpendCounter): Promise<bigint> {
     return readCounter(this.#sql, counter);
+  }
+
+  purgeSpendCounters(page: SpendPurgePage): Promise<SpendPurgeStep> {
+    return purgeCounters(this.#sql, page);
   }
 
   async leaseUsage(agentPredictionIds: readonly string[]): Promise<Map<string, LeaseUsage>> {

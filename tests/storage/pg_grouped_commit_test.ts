@@ -187,6 +187,34 @@ Deno.test("a group whose statement fails commits each org alone: only the failin
   });
 });
 
+Deno.test("capped holds of one lease released in one grouped statement keep the lease counter's latest day", async () => {
+  await countedStorage(async (storage, sent) => {
+    await fundedOrg(storage, "org_a");
+    const limits = { dailyMicro: 100n, leaseMicro: 100n };
+    for (const [id, day] of [["c1", "1970-01-01"], ["c3", "1970-01-03"]] as const) {
+      const capped = { ...hold(id, 10n), cap: { minerHotkey: "miner", day, agentPredictionId: "ap_1" } };
+      assert.ok(await storage.billing.commit("org_a", { atMs: 3, addHold: capped, capLimits: limits }));
+    }
+    const before = sent.grouped;
+    assert.ok(
+      await storage.billing.commitBatch("org_a", [{ atMs: 4, removeHoldId: "c3" }, {
+        atMs: 4,
+        removeHoldId: "c1",
+      }]),
+    );
+    assert.equal(sent.grouped - before, 1, "grouped");
+    assert.equal(await storage.billing.capSpent({ cap: "lease", agentPredictionId: "ap_1" }), 0n);
+    const purge = (beforeDay: string) =>
+      storage.billing.purgeSpendCounters({ beforeDay, today: "1970-01-05", limit: 9 });
+    assert.deepEqual(await purge("1970-01-03"), { purged: 1, next: null }, "the first day's daily counter");
+    assert.deepEqual(
+      await purge("1970-01-04"),
+      { purged: 2, next: null },
+      "then the lease, dated 1970-01-03",
+    );
+  });
+});
+
 Deno.test("a capped hold released in a grouped statement moves its miner's counter back there", async () => {
   await countedStorage(async (storage, sent) => {
     await fundedOrg(storage, "org_a");
