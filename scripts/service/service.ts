@@ -11,7 +11,7 @@ import { type Catalog, createCatalog } from "./catalog_wiring.ts";
 import type { MarketSource } from "../../actors/catalog/mod.ts";
 import { apiKeyActorKind, keyUsageCounter, rateLimitPurgeJob } from "../../actors/keys/mod.ts";
 import { type AskOrg, orgActorKind, orgAsker } from "../../actors/billing/mod.ts";
-import { holdExpiryJob } from "../../actors/billing/mod.ts";
+import { holdExpiryJob, spendCounterPurgeJob } from "../../actors/billing/mod.ts";
 import type { MetagraphSource } from "../../actors/validators/mod.ts";
 import { type AssignmentSyncJob, noncePurgeJob, type SignatureGuard } from "../../actors/validators/mod.ts";
 import { createValidatorLoop } from "./validator_loop_wiring.ts";
@@ -175,6 +175,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
     rateLimitPurgeJob(storage.rateLimits),
     noncePurgeJob(storage.nonces),
     holdExpiryJob({ billing, askOrg, intervalMs: config.FGW_HOLD_EXPIRY_INTERVAL_MS, log }),
+    spendCounterPurgeJob({
+      billing,
+      holdTtlMs: config.FGW_HOLD_TTL_MS,
+      leaseMs: config.FGW_LEASE_MS,
+      leaseGraceMs: config.FGW_LEASE_GRACE_MS,
+    }),
     prices.job,
     scoring.job,
     predictions.snapshotJob,

@@ -25,6 +25,10 @@ const SLOW_FILES: Record<string, number> = {
   "browser/public_pages_test.ts": 9.0,
   "browser/browser_harness_test.ts": 7.0,
   "browser/populated_world_test.ts": 6.0,
+  // Measured alone (2026-12-02, a loaded host): the dating test starts a PGlite of its own.
+  "storage/spend_counter_purge_contract_test.ts": 5.0,
+  "storage/spend_counter_dating_test.ts": 4.0,
+  "billing/spend_counter_purge_job_test.ts": 1.5,
   "storage/assignment_store_race_contract_test.ts": 22.6,
   "storage/billing_store_contract_test.ts": 7.6,
   "keys/api_key_instances_test.ts": 7.0,
