@@ -25,6 +25,7 @@ const SLOW_FILES: Record<string, number> = {
   "browser/public_pages_test.ts": 9.0,
   "browser/browser_harness_test.ts": 7.0,
   "browser/populated_world_test.ts": 6.0,
+  "browser/passkey_ceremony_test.ts": 7.0,
   "storage/assignment_store_race_contract_test.ts": 22.6,
   "storage/billing_store_contract_test.ts": 7.6,
   "keys/api_key_instances_test.ts": 7.0,
