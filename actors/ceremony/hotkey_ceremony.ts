@@ -73,7 +73,11 @@ export class HotkeyCeremony {
   }
 
   /** Verifies a link proof for `orgId` (challenge used up whatever follows); throws the 401 refusal otherwise. */
-  async verifyLink(browser: string, orgId: string, proof: HotkeyProof): Promise<VerifiedHotkey> {
+  async verifyLink(
+    browser: string,
+    proof: HotkeyProof,
+    { orgId }: { orgId: string },
+  ): Promise<VerifiedHotkey> {
     await this.#redeem("hotkey_link", browser, proof, orgId);
     const message = linkMessage({
       origin: this.origin,

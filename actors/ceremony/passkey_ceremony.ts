@@ -96,8 +96,8 @@ export class PasskeyCeremony {
    */
   async verifyRegistration(
     browser: string,
-    userHandle: string,
     response: RegistrationResponse,
+    { userHandle }: { userHandle: string },
   ): Promise<PasskeyCredential> {
     const challenge = await this.#redeem(browser, response.response.clientDataJSON, {
       purpose: "passkey_registration",
@@ -142,7 +142,7 @@ export class PasskeyCeremony {
   async verifySignIn(
     browser: string,
     response: AuthenticationResponse,
-    find: (credentialId: string) => Promise<StoredPasskey | null>,
+    { find }: { find: (credentialId: string) => Promise<StoredPasskey | null> },
   ): Promise<PasskeySignIn> {
     const challenge = await this.#redeem(browser, response.response.clientDataJSON, {
       purpose: "passkey_sign_in",

@@ -4,10 +4,6 @@
  * bittensor's `Keypair.sign` does, and by `deno task sign --message`.
  */
 import assert from "node:assert/strict";
-import { Keyring } from "@polkadot/keyring";
-import type { KeyringPair } from "@polkadot/keyring/types";
-import { stringToU8a, u8aToHex, u8aWrapBytes } from "@polkadot/util";
-import { cryptoWaitReady } from "@polkadot/util-crypto";
 import {
   HotkeyCeremony,
   HotkeyProof,
@@ -20,11 +16,10 @@ import { loadSr25519Verify, scureSr25519Verify } from "../../actors/validators/m
 import { runSign } from "../../scripts/sign/sign.ts";
 import { refusalOf } from "../support/ceremony.ts";
 import { MemoryChallengeStore } from "../support/memory_challenge_store.ts";
+import { addressWithPrefix, polkadotSigner } from "../support/polkadot/polkadot_signer.ts";
 
-await cryptoWaitReady();
-const keyring = new Keyring({ type: "sr25519", ss58Format: 42 });
-const alice = keyring.addFromUri("//Alice");
-const bob = keyring.addFromUri("//Bob");
+const alice = polkadotSigner("//Alice");
+const bob = polkadotSigner("//Bob");
 const ORIGIN = "http://localhost:8123";
 const ORG = "org_01JD4Z7M9Q";
 
@@ -40,15 +35,6 @@ function world(verify = scureSr25519Verify) {
   return { ceremony, clock };
 }
 
-/** What an extension's `signRaw({ type: "bytes", data })` answers: the signature of the wrapped bytes. */
-function extensionSign(pair: KeyringPair, message: string): string {
-  return u8aToHex(pair.sign(u8aWrapBytes(stringToU8a(message))));
-}
-
-function rawSign(pair: KeyringPair, message: string): string {
-  return u8aToHex(pair.sign(stringToU8a(message)));
-}
-
 function proof(hotkey: string, challenge: string, signature: string): HotkeyProof {
   return HotkeyProof.parse({ hotkey, challenge, signature });
 }
@@ -56,12 +42,12 @@ function proof(hotkey: string, challenge: string, signature: string): HotkeyProo
 Deno.test("a sign-in signed raw or <Bytes>-wrapped verifies, by either sr25519 build", async () => {
   for (const verify of [scureSr25519Verify, await loadSr25519Verify()]) {
     const { ceremony } = world(verify);
-    for (const [sign, wrapped] of [[rawSign, false], [extensionSign, true]] as const) {
+    for (const [sign, wrapped] of [["rawSign", false], ["extensionSign", true]] as const) {
       const challenge = await ceremony.signInChallenge("browser-a");
       const message = signInMessage({ origin: ORIGIN, challenge, hotkey: alice.address });
       const verified = await ceremony.verifySignIn(
         "browser-a",
-        proof(alice.address, challenge, sign(alice, message)),
+        proof(alice.address, challenge, alice[sign](message)),
       );
       assert.deepEqual(verified, { hotkey: alice.address, wrapped });
     }
@@ -70,13 +56,13 @@ Deno.test("a sign-in signed raw or <Bytes>-wrapped verifies, by either sr25519 b
 
 Deno.test("a link signed raw or <Bytes>-wrapped verifies for its organisation", async () => {
   const { ceremony } = world();
-  for (const [sign, wrapped] of [[rawSign, false], [extensionSign, true]] as const) {
+  for (const [sign, wrapped] of [["rawSign", false], ["extensionSign", true]] as const) {
     const challenge = await ceremony.linkChallenge("browser-a", ORG);
     const message = linkMessage({ origin: ORIGIN, orgId: ORG, challenge, hotkey: alice.address });
     const verified = await ceremony.verifyLink(
       "browser-a",
-      ORG,
-      proof(alice.address, challenge, sign(alice, message)),
+      proof(alice.address, challenge, alice[sign](message)),
+      { orgId: ORG },
     );
     assert.deepEqual(verified, { hotkey: alice.address, wrapped });
   }
@@ -100,7 +86,7 @@ Deno.test("a sign-in signed for another origin is refused", async () => {
   const message = signInMessage({ origin: "http://localhost:9999", challenge, hotkey: alice.address });
   const refused = ceremony.verifySignIn(
     "browser-a",
-    proof(alice.address, challenge, extensionSign(alice, message)),
+    proof(alice.address, challenge, alice.extensionSign(message)),
   );
   assert.equal(await refusalOf(refused), "signature");
 });
@@ -109,8 +95,8 @@ Deno.test("a link signed for another organisation, or sent for one the challenge
   const { ceremony } = world();
   const challenge = await ceremony.linkChallenge("browser-a", ORG);
   const otherOrg = linkMessage({ origin: ORIGIN, orgId: "org_other", challenge, hotkey: alice.address });
-  const signedOther = proof(alice.address, challenge, extensionSign(alice, otherOrg));
-  assert.equal(await refusalOf(ceremony.verifyLink("browser-a", ORG, signedOther)), "signature");
+  const signedOther = proof(alice.address, challenge, alice.extensionSign(otherOrg));
+  assert.equal(await refusalOf(ceremony.verifyLink("browser-a", signedOther, { orgId: ORG })), "signature");
 
   const second = await ceremony.linkChallenge("browser-a", ORG);
   const forOther = linkMessage({
@@ -119,8 +105,11 @@ Deno.test("a link signed for another organisation, or sent for one the challenge
     challenge: second,
     hotkey: alice.address,
   });
-  const sentOther = proof(alice.address, second, extensionSign(alice, forOther));
-  assert.equal(await refusalOf(ceremony.verifyLink("browser-a", "org_other", sentOther)), "challenge");
+  const sentOther = proof(alice.address, second, alice.extensionSign(forOther));
+  assert.equal(
+    await refusalOf(ceremony.verifyLink("browser-a", sentOther, { orgId: "org_other" })),
+    "challenge",
+  );
 });
 
 Deno.test("a signature over another challenge than the one sent, or a challenge never issued, is refused", async () => {
@@ -128,12 +117,12 @@ Deno.test("a signature over another challenge than the one sent, or a challenge 
   const signed = await ceremony.signInChallenge("browser-a");
   const sent = await ceremony.signInChallenge("browser-a");
   const message = signInMessage({ origin: ORIGIN, challenge: signed, hotkey: alice.address });
-  const swapped = proof(alice.address, sent, extensionSign(alice, message));
+  const swapped = proof(alice.address, sent, alice.extensionSign(message));
   assert.equal(await refusalOf(ceremony.verifySignIn("browser-a", swapped)), "signature");
 
   const never = "N".repeat(43);
   const forged = signInMessage({ origin: ORIGIN, challenge: never, hotkey: alice.address });
-  const unissued = proof(alice.address, never, extensionSign(alice, forged));
+  const unissued = proof(alice.address, never, alice.extensionSign(forged));
   assert.equal(await refusalOf(ceremony.verifySignIn("browser-a", unissued)), "challenge");
 });
 
@@ -142,7 +131,7 @@ Deno.test("a sign-in challenge answers once, for the browser session that asked,
   const sign = async (browser: string) => {
     const challenge = await ceremony.signInChallenge("browser-a");
     const message = signInMessage({ origin: ORIGIN, challenge, hotkey: alice.address });
-    return { browser, answer: proof(alice.address, challenge, extensionSign(alice, message)) };
+    return { browser, answer: proof(alice.address, challenge, alice.extensionSign(message)) };
   };
   const once = await sign("browser-a");
   await ceremony.verifySignIn(once.browser, once.answer);
@@ -158,7 +147,7 @@ Deno.test("a signature by another hotkey than the one named is refused", async (
   const { ceremony } = world();
   const challenge = await ceremony.signInChallenge("browser-a");
   const message = signInMessage({ origin: ORIGIN, challenge, hotkey: alice.address });
-  const byBob = proof(alice.address, challenge, extensionSign(bob, message));
+  const byBob = proof(alice.address, challenge, bob.extensionSign(message));
   assert.equal(await refusalOf(ceremony.verifySignIn("browser-a", byBob)), "signature");
 });
 
@@ -168,8 +157,8 @@ Deno.test("a sign-in signature does not link, though made over the same challeng
   const signIn = signInMessage({ origin: ORIGIN, challenge, hotkey: alice.address });
   const refused = ceremony.verifyLink(
     "browser-a",
-    ORG,
-    proof(alice.address, challenge, extensionSign(alice, signIn)),
+    proof(alice.address, challenge, alice.extensionSign(signIn)),
+    { orgId: ORG },
   );
   assert.equal(await refusalOf(refused), "signature");
 });
@@ -183,7 +172,7 @@ Deno.test("a malformed proof is refused field by field", () => {
     [{ signature: "0x" + "zz".repeat(64) }, "signature"],
     [{ signature: "" }, "signature"],
     [{ hotkey: "5notAnAddress" }, "hotkey"],
-    [{ hotkey: keyring.encodeAddress(alice.publicKey, 0) }, "hotkey"],
+    [{ hotkey: addressWithPrefix(alice.publicKey, 0) }, "hotkey"],
     [{ challenge: "short" }, "challenge"],
   ];
   for (const [change, field] of bad) {

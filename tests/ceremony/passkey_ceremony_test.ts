@@ -70,29 +70,39 @@ Deno.test("an answer made for another origin is refused, and its challenge is us
   const { ceremony } = world();
   const { challenge } = await ceremony.registrationOptions("browser-a", user);
   const foreign = registration(challenge, "https://gateway.example.evil");
-  assert.equal(await refusalOf(ceremony.verifyRegistration("browser-a", user.handle, foreign)), "origin");
-  const retry = ceremony.verifyRegistration("browser-a", user.handle, registration(challenge));
+  assert.equal(
+    await refusalOf(ceremony.verifyRegistration("browser-a", foreign, { userHandle: user.handle })),
+    "origin",
+  );
+  const retry = ceremony.verifyRegistration("browser-a", registration(challenge), {
+    userHandle: user.handle,
+  });
   assert.equal(await refusalOf(retry), "challenge");
 });
 
 Deno.test("a registration for another user than the challenge's is refused", async () => {
   const { ceremony } = world();
   const { challenge } = await ceremony.registrationOptions("browser-a", user);
-  const refused = ceremony.verifyRegistration("browser-a", "mem_2", registration(challenge));
+  const refused = ceremony.verifyRegistration("browser-a", registration(challenge), { userHandle: "mem_2" });
   assert.equal(await refusalOf(refused), "challenge");
 });
 
 Deno.test("an attestation that does not decode is refused as a response", async () => {
   const { ceremony } = world();
   const { challenge } = await ceremony.registrationOptions("browser-a", user);
-  const refused = ceremony.verifyRegistration("browser-a", user.handle, registration(challenge));
+  const refused = ceremony.verifyRegistration("browser-a", registration(challenge), {
+    userHandle: user.handle,
+  });
   assert.equal(await refusalOf(refused), "response");
 });
 
 Deno.test("client data that is not JSON is refused as a response", async () => {
   const { ceremony } = world();
   const garbled = { ...registration("x"), response: { clientDataJSON: text("{"), attestationObject: "oA" } };
-  assert.equal(await refusalOf(ceremony.verifyRegistration("browser-a", user.handle, garbled)), "response");
+  assert.equal(
+    await refusalOf(ceremony.verifyRegistration("browser-a", garbled, { userHandle: user.handle })),
+    "response",
+  );
 });
 
 Deno.test("a sign-in with a passkey not registered here, or naming another user, is refused", async () => {
@@ -100,25 +110,29 @@ Deno.test("a sign-in with a passkey not registered here, or naming another user,
   const unknown = await ceremony.signInOptions("browser-a");
   const none = () => Promise.resolve(null);
   assert.equal(
-    await refusalOf(ceremony.verifySignIn("browser-a", assertion(unknown.challenge), none)),
+    await refusalOf(ceremony.verifySignIn("browser-a", assertion(unknown.challenge), { find: none })),
     "passkey",
   );
   const other = await ceremony.signInOptions("browser-a");
   const find = () => Promise.resolve(stored);
   const named = assertion(other.challenge, text("mem_2"));
-  assert.equal(await refusalOf(ceremony.verifySignIn("browser-a", named, find)), "passkey");
+  assert.equal(await refusalOf(ceremony.verifySignIn("browser-a", named, { find: find })), "passkey");
 });
 
 Deno.test("a sign-in whose signature does not verify is refused as a response", async () => {
   const { ceremony } = world();
   const { challenge } = await ceremony.signInOptions("browser-a");
-  const refused = ceremony.verifySignIn("browser-a", assertion(challenge), () => Promise.resolve(stored));
+  const refused = ceremony.verifySignIn("browser-a", assertion(challenge), {
+    find: () => Promise.resolve(stored),
+  });
   assert.equal(await refusalOf(refused), "response");
 });
 
 Deno.test("a sign-in answer from another browser session than the one that asked is refused", async () => {
   const { ceremony } = world();
   const { challenge } = await ceremony.signInOptions("browser-a");
-  const refused = ceremony.verifySignIn("browser-b", assertion(challenge), () => Promise.resolve(stored));
+  const refused = ceremony.verifySignIn("browser-b", assertion(challenge), {
+    find: () => Promise.resolve(stored),
+  });
   assert.equal(await refusalOf(refused), "challenge");
 });

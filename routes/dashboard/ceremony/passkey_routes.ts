@@ -78,7 +78,9 @@ export function passkeyRoutes(deps: PasskeyRouteDeps): Hono<AppEnv> {
   app.post(PASSKEY_PATHS.register, async (c) => {
     const body = parseOrThrow(RegisterBody, parsedJsonBody(c), "body");
     const { browser, registrant } = await registration(c, deps);
-    const credential = await ceremony.verifyRegistration(browser, registrant.user.handle, body.response);
+    const credential = await ceremony.verifyRegistration(browser, body.response, {
+      userHandle: registrant.user.handle,
+    });
     return sendJson(c, { next: await deps.saveCredential(c, registrant, credential) }, 200);
   });
   app.post(PASSKEY_PATHS.signInOptions, async (c) => {
@@ -87,7 +89,9 @@ export function passkeyRoutes(deps: PasskeyRouteDeps): Hono<AppEnv> {
   });
   app.post(PASSKEY_PATHS.signIn, async (c) => {
     const body = parseOrThrow(SignInBody, parsedJsonBody(c), "body");
-    const signIn = await ceremony.verifySignIn(await browserOf(c, deps), body.response, deps.findPasskey);
+    const signIn = await ceremony.verifySignIn(await browserOf(c, deps), body.response, {
+      find: deps.findPasskey,
+    });
     return sendJson(c, { next: await deps.signIn(c, signIn) }, 200);
   });
   return app;

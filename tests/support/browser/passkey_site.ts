@@ -51,28 +51,17 @@ export interface PasskeySiteOptions {
   passkeys?: Map<string, StoredPasskey>;
 }
 
-const button = (id: string, kind: string, paths: [string, string], text: string, done: string) =>
-  `<button type="button" id="${id}" data-passkey="${kind}" data-options="/dashboard${paths[0]}" ` +
-  `data-verify="/dashboard${paths[1]}" data-csrf="${CSRF}" data-status="status" data-done="${done}" hidden>` +
-  `${text}</button>`;
+const { registrationOptions, register, signInOptions, signIn } = PASSKEY_PATHS;
 
-const PAGE = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Passkeys</title>` +
-  `<script src="${PASSKEY_SCRIPT_PATH}" defer></script></head><body><main><h1>Passkeys</h1>` +
-  button(
-    "register",
-    "register",
-    [PASSKEY_PATHS.registrationOptions, PASSKEY_PATHS.register],
-    "Register a passkey",
-    "Passkey registered.",
-  ) +
-  button(
-    "sign-in",
-    "sign-in",
-    [PASSKEY_PATHS.signInOptions, PASSKEY_PATHS.signIn],
-    "Sign in with a passkey",
-    "",
-  ) +
-  `<p id="status" role="status"></p></main></body></html>`;
+/** The page: the two buttons as docs/dashboard.md shows them, hidden until the script shows them. */
+const PAGE = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Passkeys</title>
+<script src="${PASSKEY_SCRIPT_PATH}" defer></script></head><body><main><h1>Passkeys</h1>
+<button type="button" id="register" hidden data-passkey="register" data-csrf="${CSRF}" data-status="status"
+  data-options="/dashboard${registrationOptions}" data-verify="/dashboard${register}"
+  data-done="Passkey registered.">Register a passkey</button>
+<button type="button" id="sign-in" hidden data-passkey="sign-in" data-csrf="${CSRF}" data-status="status"
+  data-options="/dashboard${signInOptions}" data-verify="/dashboard${signIn}">Sign in with a passkey</button>
+<p id="status" role="status"></p></main></body></html>`;
 
 function signedInPage(handle: string): string {
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Signed in</title></head>` +
