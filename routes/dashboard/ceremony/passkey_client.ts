@@ -152,7 +152,9 @@ export function failureText(error: unknown): string {
 /** A click on a passkey button: the ceremony, its progress in the button's status element, then `next`. */
 export async function onPasskeyClick(button: HTMLButtonElement): Promise<void> {
   const status = document.getElementById(button.dataset.status ?? "");
-  const say = (text: string) => status && (status.textContent = text);
+  const say = (text: string) => {
+    if (status) status.textContent = text;
+  };
   button.disabled = true;
   say("Waiting for your passkey…");
   try {
