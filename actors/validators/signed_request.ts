@@ -57,10 +57,45 @@ export function verifySignature(
   request: Omit<SignedRequestParts, "headers">,
   options: { verify: Sr25519Verify },
 ): { wrapped: boolean } {
-  const message = signedMessage(headers, request);
-  if (options.verify(headers.signature, message, headers.publicKey)) return { wrapped: false };
-  if (options.verify(headers.signature, wrapBytes(message), headers.publicKey)) return { wrapped: true };
-  throw invalidSignature();
+  const form = signedForm(headers.signature, signedMessage(headers, request), {
+    publicKey: headers.publicKey,
+    verify: options.verify,
+  });
+  if (form === null) throw invalidSignature();
+  return form;
+}
+
+/** Whom a signature is checked against, and by what. */
+export interface SignedFormOptions<V> {
+  /** The signer's 32-byte sr25519 public key. */
+  publicKey: Uint8Array;
+  verify: V;
+}
+
+/**
+ * Which form of `message` `signature` signs: the raw bytes (`wrapped: false`), else their
+ * `<Bytes>…</Bytes>`-wrapped form (`wrapped: true`: what polkadot-js browser extensions sign for raw
+ * bytes); null when neither verifies.
+ */
+export function signedForm(
+  signature: Uint8Array,
+  message: Uint8Array,
+  options: SignedFormOptions<Sr25519Verify>,
+): { wrapped: boolean } | null {
+  if (options.verify(signature, message, options.publicKey)) return { wrapped: false };
+  if (options.verify(signature, wrapBytes(message), options.publicKey)) return { wrapped: true };
+  return null;
+}
+
+/** `signedForm` with a verification that may answer later (`VerifyPool.verify`); the same answers. */
+export async function checkSignedForm(
+  signature: Uint8Array,
+  message: Uint8Array,
+  options: SignedFormOptions<SignatureCheck>,
+): Promise<{ wrapped: boolean } | null> {
+  if (await options.verify(signature, message, options.publicKey)) return { wrapped: false };
+  if (await options.verify(signature, wrapBytes(message), options.publicKey)) return { wrapped: true };
+  return null;
 }
 
 /** A verification that answers now or later (`VerifyPool.verify` answers from a worker thread). */
@@ -76,12 +111,12 @@ export async function checkSignature(
   request: Omit<SignedRequestParts, "headers">,
   options: { verify: SignatureCheck },
 ): Promise<{ wrapped: boolean }> {
-  const message = signedMessage(headers, request);
-  if (await options.verify(headers.signature, message, headers.publicKey)) return { wrapped: false };
-  if (await options.verify(headers.signature, wrapBytes(message), headers.publicKey)) {
-    return { wrapped: true };
-  }
-  throw invalidSignature();
+  const form = await checkSignedForm(headers.signature, signedMessage(headers, request), {
+    publicKey: headers.publicKey,
+    verify: options.verify,
+  });
+  if (form === null) throw invalidSignature();
+  return form;
 }
 
 /** The canonical message's bytes, as the signer signed them (unwrapped). */

@@ -1,11 +1,20 @@
 /**
  * `deno task sign [options] METHOD URL` prints the signature headers of one request (docs/signatures.md),
  * for validators and miners to script against the gateway (`curl -H …`) and to check their own
- * signing code. The key comes from `FGW_SIGNING_SECRET` (hex, `0x` optional: a 32-byte seed or a
- * 64-byte secret key); it is never printed. See docs/signatures.md.
+ * signing code; `deno task sign --message TEXT` prints the signature of a message (the dashboard's
+ * hotkey sign-in and link messages, docs/dashboard.md). The key comes from `FGW_SIGNING_SECRET`
+ * (hex, `0x` optional: a 32-byte seed or a 64-byte secret key); it is never printed.
  */
 import { parseArgs } from "node:util";
-import { type RequestToSign, signerFromSecretHex, signRequest } from "../../actors/validators/mod.ts";
+import { hex } from "@scure/base";
+import { utf8ToBytes } from "@noble/hashes/utils.js";
+import {
+  type RequestToSign,
+  type Signer,
+  signerFromSecretHex,
+  signMessage,
+  signRequest,
+} from "../../actors/validators/mod.ts";
 import { callerPath } from "../cli/caller_path.ts";
 
 /** Where the CLI reads its settings and writes its output (tests pass their own). */
@@ -19,8 +28,10 @@ export interface SignIo {
 }
 
 const HELP = `Usage: deno task sign [options] METHOD URL
+       deno task sign --message TEXT [--json]
 
-Prints the headers that sign the request, one "name: value" line each.
+Prints the headers that sign the request, one "name: value" line each; with --message, the
+signature of TEXT exactly (UTF-8, no newline added), as 0x-prefixed hex.
   FGW_SIGNING_SECRET   hex seed (32 bytes) or secret key (64 bytes) of the hotkey; never printed
   --miner              sign as a miner (x-miner-* headers, domain forecasting-gateway/miner/v1)
   --miner-hotkey SS58  validator acting for this miner (x-miner-hotkey, validator completions,
@@ -29,7 +40,9 @@ Prints the headers that sign the request, one "name: value" line each.
   --body-file PATH     the exact body that will be sent, from a file
   --nonce TEXT         use this nonce (default: 32 random hex digits)
   --timestamp MS       use this timestamp (default: now)
-  --json               print the headers as one JSON object
+  --message TEXT       sign this message instead of a request (a dashboard sign-in or link
+                       message: its lines joined by newlines, none at the end)
+  --json               print the headers (or, with --message, hotkey and signature) as JSON
   --curl               print them as curl -H arguments`;
 
 function parse(argv: string[]) {
@@ -44,6 +57,7 @@ function parse(argv: string[]) {
       "body-file": { type: "string" },
       nonce: { type: "string" },
       timestamp: { type: "string" },
+      message: { type: "string" },
       json: { type: "boolean" },
       curl: { type: "boolean" },
       help: { type: "boolean" },
@@ -78,6 +92,21 @@ function format(headers: Record<string, string>, parsed: Parsed): string {
   return lines.join("\n");
 }
 
+/** The options that belong to a request, which a message takes none of. */
+const REQUEST_OPTIONS = ["miner", "miner-hotkey", "body", "body-file", "nonce", "timestamp", "curl"] as const;
+
+/** `--message`'s output: the signature of the message's exact UTF-8 bytes (with `--json`, and the hotkey). */
+function signedMessage(signer: Signer, parsed: Parsed): string {
+  const used = REQUEST_OPTIONS.filter((name) => parsed.values[name] !== undefined);
+  if (parsed.positionals.length > 0 || used.length > 0) {
+    throw new TypeError(
+      `--message takes no METHOD, URL or request option (${used.join(", ") || "positionals"})`,
+    );
+  }
+  const signature = `0x${hex.encode(signMessage(signer, utf8ToBytes(parsed.values.message ?? "")))}`;
+  return parsed.values.json ? JSON.stringify({ hotkey: signer.hotkey, signature }) : signature;
+}
+
 /** Runs one invocation; returns the exit status (0 ok, 2 usage or key error). */
 export async function runSign(argv: string[], io: SignIo): Promise<number> {
   try {
@@ -88,6 +117,10 @@ export async function runSign(argv: string[], io: SignIo): Promise<number> {
     }
     const secret = io.env.FGW_SIGNING_SECRET;
     if (secret === undefined || secret === "") throw new TypeError("FGW_SIGNING_SECRET is not set");
+    if (parsed.values.message !== undefined) {
+      io.out(signedMessage(signerFromSecretHex(secret), parsed));
+      return 0;
+    }
     const timestamp = parsed.values.timestamp;
     if (timestamp !== undefined && !/^[0-9]{1,16}$/.test(timestamp)) {
       throw new TypeError("--timestamp: expected Unix epoch milliseconds");

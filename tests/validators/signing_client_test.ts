@@ -183,3 +183,33 @@ Deno.test("deno task sign refuses a missing secret or request with a usage error
   assert.equal(badSecret.code, 2);
   assert.ok(!badSecret.err.includes("secret-value-zz"));
 });
+
+Deno.test("deno task sign --message prints a signature of exactly the message, and never the secret", async () => {
+  const message =
+    "forecasting-gateway/signin/v1\nhttp://localhost:8000\nchallenge\n5DtDLm5rQHShDqojQpsvcN8tRXHVFaecfDoRet1SU6BFD9Fi";
+  const run = await sign(["--message", message]);
+  assert.equal(run.code, 0, run.err);
+  assert.match(run.out, /^0x[0-9a-f]{128}$/);
+  const signer = signerFromSecretHex("11".repeat(32));
+  assert.ok(verify(hex.decode(run.out.slice(2)), utf8ToBytes(message), signer.publicKey));
+  assert.ok(!verify(hex.decode(run.out.slice(2)), utf8ToBytes(`${message}\n`), signer.publicKey));
+  const json = await sign(["--message", message, "--json"]);
+  const parsed = JSON.parse(json.out);
+  assert.equal(parsed.hotkey, signer.hotkey);
+  assert.ok(verify(hex.decode(parsed.signature.slice(2)), utf8ToBytes(message), signer.publicKey));
+  assert.ok(!run.out.includes("11".repeat(32)) && !json.out.includes("11".repeat(32)));
+});
+
+Deno.test("deno task sign --message takes no request", async () => {
+  for (
+    const argv of [["--message", "m", "GET", "/x"], ["--message", "m", "--miner"], [
+      "--message",
+      "m",
+      "--curl",
+    ]]
+  ) {
+    const run = await sign(argv);
+    assert.equal(run.code, 2, argv.join(" "));
+    assert.match(run.err, /--message takes no METHOD, URL or request option/);
+  }
+});
