@@ -31,12 +31,32 @@ export function hourOf(atMs: number): number {
  */
 export interface ForecastHistoryStore {
   /**
-   * Stores each point whose (event, hour) has none yet; a point already stored for that hour is
-   * kept as it is (a re-run of the job writes nothing). Returns how many were stored.
+   * Stores each point whose (event, hour) has none yet, or whose hour holds a point without a
+   * forecast while it has one (that point is replaced). Otherwise the stored point is kept as it
+   * is: a re-run of the job writes nothing. Returns how many were stored.
    */
   putPoints(points: readonly ForecastPoint[]): Promise<number>;
   /** The event's points in `range`, oldest first. */
   listPoints(eventId: string, range: PointRange): Promise<ForecastPoint[]>;
   /** Deletes every point taken before `beforeMs`; returns how many. */
   purgeBefore(beforeMs: number): Promise<number>;
+}
+
+/** True when `next` replaces `held`, the point stored for its hour: it has a forecast and `held` none. */
+export function fillsEmptyPoint(held: ForecastPoint, next: ForecastPoint): boolean {
+  return held.forecast === null && next.forecast !== null;
+}
+
+/**
+ * `points` with one point per (event, hour): what storing them one after another would keep of
+ * each hour (the first, unless a later one fills it). The adapters store a batch through it.
+ */
+export function onePerHour(points: readonly ForecastPoint[]): ForecastPoint[] {
+  const kept = new Map<string, ForecastPoint>();
+  for (const point of points) {
+    const key = `${point.eventId}\u0000${hourOf(point.atMs)}`;
+    const held = kept.get(key);
+    if (held === undefined || fillsEmptyPoint(held, point)) kept.set(key, point);
+  }
+  return [...kept.values()];
 }

@@ -46,10 +46,10 @@ function pointOf(prediction: CustomerPrediction, atMs: number): ForecastPoint {
 /**
  * Records each live event's consensus and market prices as a point of the forecast history, then
  * purges the points older than the retention. Idempotent: a point is keyed by (event, UTC hour), so
- * a re-run within the hour writes nothing new. The next run comes at the start of the next UTC hour
- * (a few seconds in) when that is sooner than `intervalMs`, so runs do not drift by their own
- * length and no hour is skipped; a run that found no live event (the catalog not ingested yet)
- * tries again within a minute.
+ * a re-run within the hour writes nothing new, unless it fills an hour whose point had no forecast.
+ * The next run comes at the start of the next UTC hour (a few seconds in) when that is sooner than
+ * `intervalMs`, so runs do not drift by their own length and no hour is skipped; a run that found
+ * no live event (the catalog not ingested yet) tries again within a minute.
  */
 export class PredictionSnapshotJob implements PeriodicJob {
   readonly name = PREDICTION_SNAPSHOT_JOB;
@@ -67,12 +67,26 @@ export class PredictionSnapshotJob implements PeriodicJob {
 
   async run(nowMs: number, run: JobRun): Promise<void> {
     const live = await this.#liveEvents(nowMs);
-    await this.#record(live, nowMs, run);
+    await this.#record(live, nowMs, run.signal);
     await this.#options.history.purgeBefore(nowMs - this.#options.retentionDays * DAY_MS);
     const endMs = (this.#options.clock ?? systemClock)();
     const untilNextHour = HOUR_MS - (endMs % HOUR_MS) + AFTER_HOUR_MS;
     const planned = Math.min(this.#options.intervalMs, untilNextHour);
     this.#nextMs = live.length === 0 ? Math.min(planned, RETRY_EMPTY_MS) : planned;
+  }
+
+  /**
+   * Records a point at `nowMs` for each of `eventIds` that the catalog holds live, as a run does
+   * for every live event (without its purge or its plan of the next run): for a caller in the
+   * service's process that wants an event's consensus on record at a moment of its own, such as the
+   * demo right before it resolves a market. Returns how many points were stored.
+   */
+  snapshotEvents(eventIds: readonly string[], nowMs: number): Promise<number> {
+    const { catalog } = this.#options;
+    if (!catalog.loaded) return Promise.resolve(0);
+    const snapshot = catalog.current();
+    const live = eventIds.flatMap((id) => snapshot.byId(id)?.event ?? []).filter((e) => isLive(e, nowMs));
+    return this.#record(live, nowMs);
   }
 
   async #liveEvents(nowMs: number): Promise<EventRecord[]> {
@@ -82,12 +96,15 @@ export class PredictionSnapshotJob implements PeriodicJob {
     return catalog.current().sorted("endDate").map((item) => item.event).filter((e) => isLive(e, nowMs));
   }
 
-  async #record(live: readonly EventRecord[], nowMs: number, run: JobRun): Promise<void> {
+  /** Stores a point of each of `live`, `EVENTS_PER_READ` events per read; how many were stored. */
+  async #record(live: readonly EventRecord[], nowMs: number, signal?: AbortSignal): Promise<number> {
     const { history } = this.#options;
+    let stored = 0;
     for (let start = 0; start < live.length; start += EVENTS_PER_READ) {
-      run.signal.throwIfAborted();
+      signal?.throwIfAborted();
       const predictions = await this.#options.predictionsOf(live.slice(start, start + EVENTS_PER_READ));
-      await history.putPoints(predictions.map((prediction) => pointOf(prediction, nowMs)));
+      stored += await history.putPoints(predictions.map((prediction) => pointOf(prediction, nowMs)));
     }
+    return stored;
   }
 }

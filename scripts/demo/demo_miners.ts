@@ -47,6 +47,9 @@ export const DEMO_MINERS: readonly DemoMiner[] = [
   },
 ];
 
+/** The miner whose page the demo prints: the one expected to score best (shrink 0.6). */
+export const SHOWN_MINER: DemoMiner = DEMO_MINERS[1]!;
+
 /** The `SEED = …` line of an agent that draws from the demo's seed (the noisy agent). */
 const SEED_LINE = /^SEED = \d+$/m;
 

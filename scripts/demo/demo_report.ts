@@ -9,6 +9,7 @@ const PAGES: readonly [string, string][] = [
   ["/leaderboard", "the miners' scores"],
   ["/events", "the market catalog"],
   ["/scored", "resolved markets and the miners' forecasts"],
+  ["/methodology", "how miners are scored and paid"],
   ["/docs", "the API reference"],
 ];
 
@@ -29,17 +30,20 @@ export interface SetUpReport {
   adminToken: string;
   apiKey: string;
   miners: readonly DemoMiner[];
+  /** The miner whose page is printed among the pages to open. */
+  shownMiner: DemoMiner;
   schedule: readonly DemoMarket[];
 }
 
 /** The lines printed once the service runs and the accounts are made. */
 export function setUpLines(report: SetUpReport): string[] {
-  const { base, apiKey } = report;
+  const { base, apiKey, shownMiner } = report;
   const width = Math.max(...PAGES.map(([path]) => (base + path).length));
+  const minerPage = `${base}/miners/${shownMiner.signer.hotkey}`;
   return [
     `Service    ${base}  (Deno KV in ${report.folder}, removed on Ctrl-C)`,
     `Admin API  FGW_URL=${base} FGW_ADMIN_TOKEN=${report.adminToken} deno task admin help`,
-    `Validator  uid 0: deno task validate --base ${base} --loop --concurrency ${report.concurrency}`,
+    `Validator  uid 0, running: deno task validate --base ${base} --loop --concurrency ${report.concurrency}`,
     "",
     "Miners (each in its own organisation with 25 credits; agents uploaded signed by the miner):",
     ...report.miners.map((miner) =>
@@ -48,6 +52,7 @@ export function setUpLines(report: SetUpReport): string[] {
     "",
     "Open:",
     ...PAGES.map(([path, what]) => `  ${(base + path).padEnd(width)}  ${what}`),
+    `  ${minerPage}  a miner's page (uid ${shownMiner.uid}, ${shownMiner.agent})`,
     `  JSON: ${JSON_ROUTES.map((path) => base + path).join("  ")}`,
     "",
     `Customer API key (organisation "Demo customer", 25 credits; ${CUSTOMER_SCOPES.join(", ")}):`,

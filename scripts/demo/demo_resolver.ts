@@ -2,7 +2,10 @@
  * Resolves the demo's markets early, one after another in the order the validators reach them,
  * each once every demo miner's prediction on it is stored (the assignment store's predictions of
  * the event: a prediction counts there as soon as its submission is acknowledged). The winner is
- * drawn with the seed from the hidden probability of the prices the miners were leased.
+ * drawn with the seed from the hidden probability of the prices the miners were leased. Right before
+ * a market is resolved its consensus is put on record in the forecast history, as the hourly
+ * snapshot would have (docs/predictions.md "History"), so the pages show the consensus forecast
+ * of each resolved market and the leaderboard's consensus baseline scores it.
  */
 import { setTimeout as delay } from "node:timers/promises";
 import { poolOf } from "../../actors/catalog/mod.ts";
@@ -40,6 +43,8 @@ export interface ResolverDeps {
   markets: ResolvingMarketSource;
   /** The demo miners' hotkeys: every one must have predicted a market before it is resolved. */
   miners: readonly string[];
+  /** Records the event's consensus now in its forecast history (the snapshot job's `snapshotEvents`). */
+  snapshot(eventId: string, nowMs: number): Promise<unknown>;
   seed: number;
   out(line: string): void;
   signal: AbortSignal;
@@ -52,7 +57,11 @@ export async function resolveOnSchedule(schedule: readonly DemoMarket[], deps: R
     if (prices === null) return;
     const seen = { ...market, prices };
     const winner = drawWinner(deps.seed, seen);
-    deps.markets.resolve(market.sourceMarketId, { winningOutcomeId: winner, resolvedAtMs: Date.now() });
+    const snappedAtMs = Date.now();
+    await deps.snapshot(market.eventId, snappedAtMs);
+    // Resolved after the snapshot, never in its millisecond: the point is before `resolvedAt`.
+    const resolvedAtMs = Math.max(Date.now(), snappedAtMs + 1);
+    deps.markets.resolve(market.sourceMarketId, { winningOutcomeId: winner, resolvedAtMs });
     const price = (prices[winner] ?? 0).toFixed(3);
     const hidden = hiddenProbabilities(seen.outcomeIds, prices)[winner]!.toFixed(3);
     deps.out(

@@ -7,7 +7,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { jsonLogger } from "../../actors/kernel/mod.ts";
 import { setUpAccounts } from "./demo_accounts.ts";
 import { boardTable, caughtUp, fetchBoard, scoredAboveZero } from "./demo_board.ts";
-import { DEMO_MINERS } from "./demo_miners.ts";
+import { DEMO_MINERS, SHOWN_MINER } from "./demo_miners.ts";
 import type { DemoOptions } from "./demo_options.ts";
 import { secondsSinceStart, setUpLines } from "./demo_report.ts";
 import { currentPool, type DemoMarket, resolveOnSchedule } from "./demo_resolver.ts";
@@ -63,7 +63,15 @@ async function runLoop(
   await whenReady(demo, stop.signal);
   const schedule = pickMarkets(options.seed, currentPool(demo.service, Date.now()), DEFAULT_PLAN);
   const accounts = await setUpAccounts(demo, { miners: DEMO_MINERS, seed: options.seed });
-  const report = { ...options, ...demo, ...accounts, folder: at.folder, miners: DEMO_MINERS, schedule };
+  const report = {
+    ...options,
+    ...demo,
+    ...accounts,
+    folder: at.folder,
+    miners: DEMO_MINERS,
+    shownMiner: SHOWN_MINER,
+    schedule,
+  };
   for (const line of setUpLines(report)) out(line);
   const counts: RunCounts = {};
   const runs = { out, signal: stop.signal, miners: DEMO_MINERS };
@@ -73,6 +81,7 @@ async function runLoop(
     assignments: demo.service.storage.assignments,
     markets: demo.markets,
     miners: DEMO_MINERS.map((miner) => miner.signer.hotkey),
+    snapshot: (eventId, nowMs) => demo.service.predictions.snapshotJob.snapshotEvents([eventId], nowMs),
     seed: options.seed,
   }).then(() => stopped(stop.signal), (error) => ({ failure: `cannot resolve: ${messageOf(error)}` }));
   const watched = watchBoard(demo.base, { ...runs, schedule, counts });

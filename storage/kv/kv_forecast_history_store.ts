@@ -1,12 +1,18 @@
 import {
+  fillsEmptyPoint,
   type ForecastHistoryStore,
   type ForecastPoint,
   hourOf,
+  onePerHour,
   type PointRange,
 } from "../forecast_history_store.ts";
 
 /** Commits in flight at once while storing or purging points. */
 const CONCURRENT_COMMITS = 16;
+/** Points deleted per page of `purgeBefore`. */
+const PURGE_PAGE = 500;
+/** Reads and checked commits of one point before a write that keeps racing another gives up. */
+const PUT_ATTEMPTS = 5;
 
 /** A point, by event and hour. */
 function pointKey(eventId: string, hourMs: number): Deno.KvKey {
@@ -33,12 +39,10 @@ async function sumConcurrently<T>(items: readonly T[], task: (item: T) => Promis
 }
 
 /**
- * The forecast history in Deno KV: each point at `["fch", eventId, hour]`, written only when that
- * key is absent (a versionstamp check), with a copy of its key under `["fch_at", atMs, eventId]`.
+ * The forecast history in Deno KV: each point at `["fch", eventId, hour]`, with a copy of its key
+ * under `["fch_at", atMs, eventId]`. A point is written only when its key is absent or holds a
+ * point without a forecast, checked against the versionstamp read.
  */
-/** Points deleted per page of `purgeBefore`. */
-const PURGE_PAGE = 500;
-
 export class KvForecastHistoryStore implements ForecastHistoryStore {
   readonly #kv: Deno.Kv;
 
@@ -47,12 +51,30 @@ export class KvForecastHistoryStore implements ForecastHistoryStore {
   }
 
   putPoints(points: readonly ForecastPoint[]): Promise<number> {
-    return sumConcurrently(points, async (point) => {
-      const key = pointKey(point.eventId, hourOf(point.atMs));
-      const result = await this.#kv.atomic().check({ key, versionstamp: null })
-        .set(key, point).set(takenKey(point.atMs, point.eventId), hourOf(point.atMs)).commit();
-      return result.ok ? 1 : 0;
-    });
+    return sumConcurrently(onePerHour(points), (point) => this.#put(point));
+  }
+
+  /**
+   * Stores `point` when its hour has none, or one it replaces (`fillsEmptyPoint`); 1 when stored.
+   * The first commit assumes the hour is free (the usual case: a run in a new hour); when it is
+   * not, the held point is read and the commit checked against it, again while another write races
+   * (after `PUT_ATTEMPTS` lost races the hour keeps what the other writes stored).
+   */
+  async #put(point: ForecastPoint): Promise<number> {
+    const hourMs = hourOf(point.atMs);
+    const key = pointKey(point.eventId, hourMs);
+    let held: Deno.KvEntryMaybe<ForecastPoint> = { key, value: null, versionstamp: null };
+    for (let attempt = 1; attempt <= PUT_ATTEMPTS; attempt++) {
+      if (held.value !== null && !fillsEmptyPoint(held.value, point)) return 0;
+      const write = this.#kv.atomic().check(held);
+      if (held.value !== null && held.value.atMs !== point.atMs) {
+        write.delete(takenKey(held.value.atMs, point.eventId));
+      }
+      const result = await write.set(key, point).set(takenKey(point.atMs, point.eventId), hourMs).commit();
+      if (result.ok) return 1;
+      held = await this.#kv.get<ForecastPoint>(key);
+    }
+    return 0;
   }
 
   async listPoints(eventId: string, { fromMs, toMs }: PointRange): Promise<ForecastPoint[]> {

@@ -3,6 +3,7 @@ import {
   type ForecastHistoryStore,
   type ForecastPoint,
   hourOf,
+  onePerHour,
   type PointRange,
 } from "../forecast_history_store.ts";
 import { jsonParam } from "./_pg_assignment_rows.ts";
@@ -18,7 +19,7 @@ interface PointRow {
   market: Record<string, number>;
 }
 
-/** The forecast history in PostgreSQL (`forecast_history`, migration 015). */
+/** The forecast history in PostgreSQL (`forecast_history`, migration 016). */
 export class PgForecastHistoryStore implements ForecastHistoryStore {
   readonly #sql: Sql;
 
@@ -26,11 +27,15 @@ export class PgForecastHistoryStore implements ForecastHistoryStore {
     this.#sql = sql;
   }
 
-  /** One `INSERT … SELECT FROM jsonb_to_recordset … ON CONFLICT DO NOTHING` per 1,000 points. */
+  /**
+   * One `INSERT … SELECT FROM jsonb_to_recordset` per 1,000 points; on a point already in the hour,
+   * an update only where the stored point has no forecast and the new one has.
+   */
   async putPoints(points: readonly ForecastPoint[]): Promise<number> {
+    const kept = onePerHour(points);
     let stored = 0;
-    for (let start = 0; start < points.length; start += POINTS_PER_INSERT) {
-      const rows = points.slice(start, start + POINTS_PER_INSERT).map((point) => ({
+    for (let start = 0; start < kept.length; start += POINTS_PER_INSERT) {
+      const rows = kept.slice(start, start + POINTS_PER_INSERT).map((point) => ({
         event_id: point.eventId,
         hour_ms: hourOf(point.atMs),
         at_ms: point.atMs,
@@ -43,7 +48,9 @@ export class PgForecastHistoryStore implements ForecastHistoryStore {
         SELECT event_id, hour_ms, at_ms, forecast, contributors, market
         FROM jsonb_to_recordset(${jsonParam(this.#sql, rows)}) AS r(
           event_id TEXT, hour_ms BIGINT, at_ms BIGINT, forecast JSONB, contributors INTEGER, market JSONB)
-        ON CONFLICT (event_id, hour_ms) DO NOTHING`;
+        ON CONFLICT (event_id, hour_ms) DO UPDATE SET at_ms = EXCLUDED.at_ms, forecast = EXCLUDED.forecast,
+          contributors = EXCLUDED.contributors, market = EXCLUDED.market
+        WHERE forecast_history.forecast IS NULL AND EXCLUDED.forecast IS NOT NULL`;
       stored += result.count;
     }
     return stored;

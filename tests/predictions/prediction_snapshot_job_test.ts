@@ -50,6 +50,25 @@ adapterTest(
   },
 );
 
+adapterTest(
+  "a snapshot of chosen events fills their hour when its point had no forecast, and records only live ones",
+  async ({ storage }) => {
+    const { service } = await predictionWorld(storage);
+    await using _ = service;
+    const job = service.predictions.snapshotJob;
+    const hourStart = Math.floor(NOW / HOUR) * HOUR;
+    const empty = { eventId: OPEN_ID, atMs: hourStart, forecast: null, contributors: 0, market: MARKET };
+    await storage.forecastHistory.putPoints([empty]); // a run before any prediction counted
+    assert.equal(await job.snapshotEvents([OPEN_ID, RESOLVED_ID, "polymarket-404"], NOW), 1);
+    assert.equal(await job.snapshotEvents([OPEN_ID], NOW + 60_000), 0, "the hour has a forecast now");
+    const range = { fromMs: NOW - DAY, toMs: NOW + DAY };
+    assert.deepEqual(await storage.forecastHistory.listPoints(OPEN_ID, range), [
+      { eventId: OPEN_ID, atMs: NOW, forecast: FORECAST, contributors: 2, market: MARKET },
+    ]);
+    assert.deepEqual(await storage.forecastHistory.listPoints(RESOLVED_ID, range), [], "not live");
+  },
+);
+
 adapterTest("interval=1d serves the last point of each UTC day, oldest first", async ({ storage }) => {
   const { service, keys } = await predictionWorld(storage);
   await using _ = service;

@@ -28,6 +28,48 @@ adapterTest("a point is stored once per event and UTC hour; a re-run writes noth
 });
 
 adapterTest(
+  "a point without a forecast is replaced by the hour's first later point with one, which then stays",
+  async ({ storage }) => {
+    const history = storage.forecastHistory;
+    const empty = (atMs: number): ForecastPoint => ({
+      ...point("ev-1", atMs),
+      forecast: null,
+      contributors: 0,
+    });
+    assert.equal(await history.putPoints([empty(T0 + 5 * 60_000), point("ev-2", T0)]), 2);
+    assert.equal(await history.putPoints([empty(T0 + 10 * 60_000)]), 0, "empty does not replace empty");
+    assert.equal(await history.putPoints([point("ev-1", T0 + 20 * 60_000, 0.7)]), 1, "it fills the hour");
+    assert.equal(await history.putPoints([point("ev-1", T0 + 30 * 60_000, 0.9)]), 0, "a forecast stays");
+    assert.equal(await history.putPoints([empty(T0 + 40 * 60_000)]), 0);
+    assert.equal(await history.putPoints([point("ev-2", T0 + 50 * 60_000, 0.9)]), 0, "ev-2 had a forecast");
+    assert.deepEqual(await history.listPoints("ev-1", { fromMs: T0, toMs: T0 + HOUR }), [
+      point("ev-1", T0 + 20 * 60_000, 0.7),
+    ]);
+    assert.equal(await history.purgeBefore(T0 + 20 * 60_000), 1, "only ev-2's: the replaced point is gone");
+    assert.equal(await history.purgeBefore(T0 + 20 * 60_000 + 1), 1, "the replacing point, by its own time");
+    assert.deepEqual(await history.listPoints("ev-1", { fromMs: 0, toMs: T0 + HOUR }), []);
+  },
+);
+
+adapterTest(
+  "a batch with several points of one hour keeps what storing them in turn keeps",
+  async ({ storage }) => {
+    const history = storage.forecastHistory;
+    const empty = (atMs: number): ForecastPoint => ({
+      ...point("ev-1", atMs),
+      forecast: null,
+      contributors: 0,
+    });
+    const batch = [empty(T0), point("ev-1", T0 + 1, 0.7), point("ev-1", T0 + 2, 0.9), empty(T0 + HOUR)];
+    assert.equal(await history.putPoints(batch), 2);
+    assert.deepEqual(await history.listPoints("ev-1", { fromMs: 0, toMs: T0 + 2 * HOUR }), [
+      point("ev-1", T0 + 1, 0.7),
+      empty(T0 + HOUR),
+    ]);
+  },
+);
+
+adapterTest(
   "points are listed oldest first within [from, to] and keep a null forecast",
   async ({ storage }) => {
     const history = storage.forecastHistory;

@@ -1,13 +1,14 @@
 /**
  * `deno task demo` end to end, as a user runs it: within its time the board shows two demo miners
- * with different scores above 0, there are scored events (the LLM miner's calls charged) and a
- * consensus for the printed key; SIGINT stops it with status 0 and removes its folder. It runs the
+ * with different scores above 0 and a scored consensus baseline, there are scored events (the LLM
+ * miner's calls charged, the consensus forecast in their history) and a consensus for the printed
+ * key; the printed pages answer; SIGINT stops it with status 0 and removes its folder. It runs the
  * validator's sandbox where the host has it, else its unsafe mode, so it needs python3.
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { setTimeout as delay } from "node:timers/promises";
-import { fetchBoard, scoredAboveZero } from "../../../scripts/demo/demo_board.ts";
+import { type Board, fetchBoard, scoredAboveZero } from "../../../scripts/demo/demo_board.ts";
 import { DEMO_MINERS } from "../../../scripts/demo/demo_miners.ts";
 import { lines } from "../../../scripts/demo/lines.ts";
 import { pythonTest } from "../../support/python.ts";
@@ -41,7 +42,7 @@ class Transcript {
 
 pythonTest({
   name:
-    "deno task demo scores two miners above 0, scores events, serves a consensus, and SIGINT removes its folder",
+    "deno task demo scores two miners and the consensus baseline, scores events with their consensus, and SIGINT removes its folder",
   fn: async () => {
     const deadline = Date.now() + WITHIN_MS;
     const child = new Deno.Command(Deno.execPath(), {
@@ -58,9 +59,18 @@ pythonTest({
         deadline,
       );
       const [apiKey] = await transcript.waitFor(/fgw_[0-9a-f]{24}_[A-Za-z0-9_-]{43}/, deadline);
+      const [, methodology] = await transcript.waitFor(/^ +(http\S+\/methodology) /, deadline);
+      const [, minerPage] = await transcript.waitFor(/^ +(http\S+\/miners\/5\w+) +a miner's page/, deadline);
+      for (const page of [methodology!, minerPage!]) {
+        const response = await fetch(page);
+        await response.body?.cancel();
+        assert.equal(response.status, 200, `${page} answers`);
+      }
       await transcript.waitFor(/^First non-zero score after \d+\.\d s/, deadline);
       const scores = await twoDifferentScores(base!, deadline);
       assert.ok(scores[0]! > scores[1]! && scores[1]! > 0, `${scores}`);
+      const consensus = await consensusBaseline(base!, deadline);
+      assert.ok(consensus.validPreds > 0 && consensus.brier > 0, JSON.stringify(consensus));
 
       const scored = await (await fetch(`${base}/v1/events/scored?limit=25&miners=10`)).json();
       assert.ok(scored.items.length > 0, "there are scored events");
@@ -73,11 +83,17 @@ pythonTest({
         "the LLM miner's calls are charged",
       );
 
-      const consensus = await fetch(`${base}/v1/predictions/${scored.items[0].eventId}`, {
+      const detail = await (await fetch(`${base}/v1/events/${scored.items[0].eventId}`)).json();
+      const forecasts = detail.history.consensus.filter((point: { forecast: unknown }) =>
+        point.forecast !== null
+      );
+      assert.ok(forecasts.length > 0, `a consensus before resolution: ${JSON.stringify(detail.history)}`);
+
+      const prediction = await fetch(`${base}/v1/predictions/${scored.items[0].eventId}`, {
         headers: { authorization: `Bearer ${apiKey}` },
       });
-      assert.equal(consensus.status, 200);
-      const body = await consensus.json();
+      assert.equal(prediction.status, 200);
+      const body = await prediction.json();
       assert.equal(body.forecast.method, "score_weighted_mean_v1");
       assert.ok(body.forecast.contributors >= 2, JSON.stringify(body.forecast));
 
@@ -105,4 +121,14 @@ async function twoDifferentScores(base: string, deadline: number): Promise<numbe
     await delay(500);
   }
   throw new Error("The board never showed two miners with different scores above 0");
+}
+
+/** The board's consensus baseline once it has a valid prediction (a resolved market's consensus). */
+async function consensusBaseline(base: string, deadline: number): Promise<Board["baselines"][number]> {
+  while (Date.now() < deadline) {
+    const baseline = (await fetchBoard(base)).baselines.find((row) => row.name === "consensus");
+    if (baseline !== undefined && baseline.validPreds > 0) return baseline;
+    await delay(500);
+  }
+  throw new Error("The board's consensus baseline never had a valid prediction");
 }
