@@ -7,7 +7,7 @@ import {
   type AuditValue,
   newAuditId,
 } from "../../storage/audit_store.ts";
-import type { InvitationRecord, MemberRecord, MemberStore } from "../../storage/member_store.ts";
+import type { InvitationRecord, MemberStore } from "../../storage/member_store.ts";
 import type { OrgStore } from "../../storage/org_store.ts";
 import { assertOwner, memberOfOrg } from "./acting_member.ts";
 import { INVITATION_TTL_MS } from "./identity_terms.ts";
