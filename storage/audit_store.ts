@@ -21,7 +21,7 @@ export type AuditValue = string | number | boolean | null;
 
 /** One change of an organisation, written in the same atomic write as the change where it can be. */
 export interface AuditEntry {
-  /** Random; orders entries of the same millisecond (`newAuditId`). */
+  /** Orders entries of the same millisecond: written later on one instance, greater (`newAuditId`). */
   id: string;
   orgId: string;
   atMs: number;
@@ -38,10 +38,17 @@ export interface AuditPosition {
   id: string;
 }
 
-/** An audit id: 16 random bytes, lowercase hex. */
+/** This process's count of audit ids made, so that ids made later sort after. */
+let made = 0;
+
+/**
+ * An audit id: this process's sequence number (12 hex digits), then 8 random bytes (hex), so the
+ * entries one instance writes in the same millisecond list in the order they were made.
+ */
 export function newAuditId(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0"))
-    .join("");
+  made = (made + 1) % 2 ** 48;
+  const random = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0"));
+  return `${made.toString(16).padStart(12, "0")}${random.join("")}`;
 }
 
 /**
