@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { INVITATION_TTL_MS, openInvitation, parseSecretToken } from "../../actors/identity/mod.ts";
-import { ADMIN_TOKEN, adminInit, createOrg, errorCode } from "../support/access.ts";
+import { ADMIN_TOKEN, adminInit, createOrg, errorCode, HOTKEY_A } from "../support/access.ts";
 import { credentialOf } from "../support/identity.ts";
 import { openTestService, TEST_START_MS, type TestService } from "../support/test_service.ts";
 
@@ -135,4 +135,23 @@ Deno.test("the audit log pages newest first with a cursor bound to the org", asy
   const otherOrg = await createOrg(service.request, "Other");
   assert.equal((await page(`?cursor=${first.nextCursor}`, otherOrg)).status, 400);
   assert.equal((await page("", "org_missing")).status, 404);
+});
+
+Deno.test("the operator's miner registrations show as not linked with proof, and are in the audit log", async () => {
+  await using service = await openTestService({ env: ON });
+  const orgId = await createOrg(service.request);
+  const added = await service.request(
+    `/admin/v1/orgs/${orgId}/miners`,
+    adminInit("POST", { hotkey: HOTKEY_A }),
+  );
+  const view = await added.json();
+  assert.deepEqual(view.miners.map((m: Record<string, unknown>) => [m.linkedWithProof, m.boundMemberId]), [
+    [false, null],
+  ]);
+  await service.request(`/admin/v1/orgs/${orgId}/miners/${HOTKEY_A}`, adminInit("DELETE"));
+  const audit = await (await service.request(`/admin/v1/orgs/${orgId}/audit`, adminInit("GET"))).json();
+  assert.deepEqual(audit.items.map((item: Record<string, unknown>) => [item.action, item.subject, item.by]), [
+    ["hotkey.unlinked", HOTKEY_A, { kind: "operator" }],
+    ["hotkey.registered", HOTKEY_A, { kind: "operator" }],
+  ]);
 });
