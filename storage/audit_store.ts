@@ -47,7 +47,10 @@ let made = 0;
  */
 export function newAuditId(): string {
   made = (made + 1) % 2 ** 48;
-  const random = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0"));
+  const random = Array.from(
+    crypto.getRandomValues(new Uint8Array(8)),
+    (b) => b.toString(16).padStart(2, "0"),
+  );
   return `${made.toString(16).padStart(12, "0")}${random.join("")}`;
 }
 
