@@ -69,6 +69,7 @@ export class MembershipActor implements Actor<MembershipMessages> {
     const { members, orgs, clock } = this.#deps;
     if (!(await orgs.get(this.#orgId))) throw new ServiceError("not_found", "Organisation not found");
     await assertOwner(members, this.#orgId, message.by);
+    // A re-enrolment keeps its member's role; a join gives the role asked.
     const member = message.type === "reenrol"
       ? await memberOfOrg(members, this.#orgId, message.memberId)
       : null;
@@ -77,8 +78,8 @@ export class MembershipActor implements Actor<MembershipMessages> {
     const invitation: InvitationRecord = {
       id: token.id,
       orgId: this.#orgId,
-      role: member?.role ?? (message.type === "invite" ? message.role : "viewer"),
-      kind: member ? "reenrol" : "join",
+      role: message.type === "invite" ? message.role : member!.role,
+      kind: message.type === "invite" ? "join" : "reenrol",
       memberId: member?.id ?? null,
       secretHash: hashText(token.secret),
       createdAtMs: nowMs,

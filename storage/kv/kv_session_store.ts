@@ -39,12 +39,15 @@ export class KvSessionStore implements SessionStore {
   async find(sessionId: string): Promise<SessionView | null> {
     const session = (await this.#kv.get<SessionRecord>(keys.session(sessionId))).value;
     if (!session) return null;
-    const hotkey = session.via.kind === "hotkey" ? session.via.hotkey : null;
+    if (session.via.kind === "passkey") {
+      const member = await this.#kv.get<MemberRecord>(keys.member(session.memberId));
+      return { session, member: member.value, hotkey: null };
+    }
     const [member, miner] = await this.#kv.getMany<[MemberRecord, MinerRegistration]>([
       keys.member(session.memberId),
-      hotkey === null ? ["miner_none"] : orgKeys.miner(hotkey),
+      orgKeys.miner(session.via.hotkey),
     ]);
-    return { session, member: member.value, hotkey: hotkey === null ? null : minerOf(miner.value) };
+    return { session, member: member.value, hotkey: minerOf(miner.value) };
   }
 
   async touch(
