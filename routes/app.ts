@@ -47,6 +47,9 @@ import { predictionRoutes } from "./predictions/predictions.ts";
 import { pageRoutes } from "./pages/pages.ts";
 import { notFoundPage } from "./pages/kit/error_page.tsx";
 import { wantsHtml } from "./pages/kit/page_answer.ts";
+import type { AskMembership, SessionDesk } from "../actors/identity/mod.ts";
+import { adminMemberRoutes } from "./identity/admin_members.ts";
+import { dashboardRoutes } from "./dashboard/dashboard.ts";
 
 /** What the routes need from the running service. */
 export interface AppDeps {
@@ -89,6 +92,8 @@ export interface AppDeps {
     /** The spend caps of validator completions. */
     validatorCaps: ValidatorCaps;
   };
+  /** The dashboard's members and sessions (docs/dashboard.md). */
+  dashboard: { askMembership: AskMembership; sessions: SessionDesk };
 }
 
 /** HTTP settings the composition root takes from the configuration. */
@@ -107,6 +112,8 @@ export interface HttpOptions {
   maxAgentBytes: number;
   /** Largest completion request body (`FGW_GATEWAY_MAX_BODY_BYTES`). */
   maxGatewayBodyBytes: number;
+  /** The dashboard's origin (`FGW_PUBLIC_URL`); undefined turns the dashboard off. */
+  publicOrigin: string | undefined;
 }
 
 export type { AppEnv };
@@ -229,6 +236,22 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.route("/admin/v1", adminMetagraphRoutes({ ...deps.metagraph, clock: deps.clock }));
+  const { publicOrigin } = deps.http;
+  app.route(
+    "/admin/v1/orgs",
+    adminMemberRoutes({
+      askMembership: deps.dashboard.askMembership,
+      members: deps.storage.members,
+      audit: deps.storage.audit,
+      orgs: deps.storage.orgs,
+      cursors: deps.events.cursors,
+      clock: deps.clock,
+      publicOrigin,
+    }),
+  );
+  if (publicOrigin !== undefined) {
+    app.route("/", dashboardRoutes({ sessions: deps.dashboard.sessions, publicOrigin }));
+  }
   app.route(
     "/",
     pageRoutes({

@@ -13,6 +13,9 @@ import type { OrgStore } from "./org_store.ts";
 import type { RateLimitStore } from "./rate_limit_store.ts";
 import type { ScoreStore } from "./score_store.ts";
 import type { SettingStore } from "./setting_store.ts";
+import type { MemberStore } from "./member_store.ts";
+import type { SessionStore } from "./session_store.ts";
+import type { AuditStore } from "./audit_store.ts";
 
 /** Every storage port, as one adapter provides them. */
 export interface Storage {
@@ -35,6 +38,12 @@ export interface Storage {
   readonly freshRuns: FreshRunStore;
   /** The customer forecast history (points of the prediction snapshot job). */
   readonly forecastHistory: ForecastHistoryStore;
+  /** Dashboard members, invitations and passkeys (docs/dashboard.md). */
+  readonly members: MemberStore;
+  /** Dashboard sessions and sign-in challenges, shared by every instance. */
+  readonly sessions: SessionStore;
+  /** Each organisation's audit log. */
+  readonly audit: AuditStore;
   /** Throws when the storage cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

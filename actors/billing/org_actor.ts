@@ -29,6 +29,7 @@ import {
 } from "./org_messages.ts";
 import { type BillingStore, type Hold, type OrgAccount, utcDay } from "../../storage/billing_store.ts";
 import type { OrgRecord, OrgStore } from "../../storage/org_store.ts";
+import type { MemberStore } from "../../storage/member_store.ts";
 
 export type * from "./org_messages.ts";
 export { endsHold, orgAsker } from "./org_messages.ts";
@@ -39,6 +40,8 @@ export interface OrgActorDeps {
   clock: Clock;
   /** Lifetime of a hold whose reserve names none. */
   holdTtlMs: number;
+  /** The dashboard's members, for miner changes a member asks (an owner); without it only the operator's. */
+  members?: Pick<MemberStore, "member">;
 }
 
 /**
@@ -231,7 +234,10 @@ export class OrgActor implements Actor<OrgMessages> {
   }
 
   async #changeMiners(message: MinerMessage): Promise<MinerReply> {
-    const outcome = await changeMiners(this.#deps.orgs, this.#id, message, { atMs: this.#deps.clock() });
+    const { orgs, members } = this.#deps;
+    const outcome = await changeMiners(members ? { orgs, members } : { orgs }, this.#id, message, {
+      atMs: this.#deps.clock(),
+    });
     return { outcome, view: await this.#view() };
   }
 

@@ -1,6 +1,7 @@
 import type { ActorKind, ActorSystem, Ask, TaggedMessages } from "../runtime/mod.ts";
 import type { LedgerEntry, UsageValue } from "../../storage/billing_store.ts";
 import type { MinerRegistration, OrgRecord } from "../../storage/org_store.ts";
+import type { AuditActor } from "../../storage/audit_store.ts";
 
 /** What a settled call was, for the usage listing. Never a prompt, an output or a secret. */
 export interface UsageInput {
@@ -52,8 +53,19 @@ export type OrgMessage =
   | { type: "settle"; holdId: string; costMicro: bigint; usage: UsageInput }
   /** Drops a hold without charging (the call failed or was not made). */
   | { type: "release"; holdId: string }
-  | { type: "registerMiner"; hotkey: string; makeDefault?: boolean }
-  | { type: "unregisterMiner"; hotkey: string }
+  /**
+   * Registers a miner hotkey. `proof`: the caller verified the hotkey's signed link proof for this
+   * org (a link: only such a hotkey may sign in to the dashboard). `by` is who asks (default: the
+   * operator); a member must be an owner. Written with its audit entry.
+   */
+  | { type: "registerMiner"; hotkey: string; makeDefault?: boolean; proof?: boolean; by?: AuditActor }
+  /** Unregisters (unlinks) a hotkey; the dashboard sessions it signed in end in the same write. */
+  | { type: "unregisterMiner"; hotkey: string; by?: AuditActor }
+  /**
+   * Binds a hotkey linked with proof to a member for dashboard sign-in (`memberId` null: to
+   * nobody); the sessions the hotkey signed in end in the same write.
+   */
+  | { type: "bindMiner"; hotkey: string; memberId: string | null; by: AuditActor }
   | { type: "setDefaultMiner"; hotkey: string };
 
 /**
@@ -107,8 +119,8 @@ export interface ReleaseReply {
 }
 
 export interface MinerReply {
-  /** "registered" (new), "already" (this org's before), "unregistered" or "default". */
-  outcome: "registered" | "already" | "unregistered" | "default";
+  /** "registered" (new), "already" (this org's before), "unregistered", "default" or "bound". */
+  outcome: "registered" | "already" | "unregistered" | "default" | "bound";
   view: OrgView;
 }
 
@@ -123,6 +135,7 @@ export interface OrgReplies {
   release: ReleaseReply;
   registerMiner: MinerReply;
   unregisterMiner: MinerReply;
+  bindMiner: MinerReply;
   setDefaultMiner: MinerReply;
 }
 

@@ -13,10 +13,16 @@ export type ErrorCode =
   | "validator_permit_required"
   | "miner_not_registered"
   | "wrong_auth_scheme"
+  /** A dashboard member whose role does not allow the action (a viewer asking an owner's action). */
+  | "insufficient_role"
+  /** A dashboard request that changes state without its session's CSRF token or a same-origin `Origin`. */
+  | "csrf_refused"
   | "not_found"
   | "pool_empty"
   | "conflict"
   | "lease_not_held"
+  /** The dashboard is off: `FGW_PUBLIC_URL` is not set. */
+  | "dashboard_off"
   | "payload_too_large"
   | "unsupported_media_type"
   | "rate_limited"

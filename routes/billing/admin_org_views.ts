@@ -30,7 +30,17 @@ export const OrgSchema = z.object({
   createdAt: instant,
   ...BalanceFields,
   defaultMinerHotkey: z.string().nullable(),
-  miners: z.array(z.object({ hotkey: z.string(), registeredAt: instant, default: z.boolean() })),
+  miners: z.array(z.object({
+    hotkey: z.string(),
+    registeredAt: instant,
+    default: z.boolean(),
+    linkedWithProof: z.boolean().meta({
+      description: "True when an owner linked it with a signed proof (false: registered by the operator).",
+    }),
+    boundMemberId: z.string().nullable().meta({
+      description: "The dashboard member it signs in as (docs/dashboard.md); null: it signs in as nobody.",
+    }),
+  })),
   keys: z.array(ApiKeySummarySchema).optional().meta({ description: "The org's API keys (on `GET` only)." }),
 }).meta({ id: "Org" });
 
@@ -47,6 +57,8 @@ export function orgJson(view: OrgView, keys?: readonly ApiKeySummary[]) {
       hotkey: miner.hotkey,
       registeredAt: isoAt(miner.registeredAtMs),
       default: miner.hotkey === org.defaultMinerHotkey,
+      linkedWithProof: miner.linkedWithProof,
+      boundMemberId: miner.boundMemberId,
     })),
     ...(keys ? { keys: [...keys] } : {}),
   };

@@ -20,11 +20,16 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
     "the signing hotkey has no validator permit, or its stake is below `FGW_VALIDATOR_MIN_STAKE_RAO`",
   miner_not_registered: "the miner hotkey is not registered to an organisation",
   wrong_auth_scheme: "a request signature was sent to an API-key route, or the reverse, or both at once",
+  insufficient_role:
+    "the dashboard member's role does not allow the action (a viewer asking an owner's action)",
+  csrf_refused: "a dashboard request that changes state came without its CSRF token or a same-origin " +
+    "`Origin` (`details.reason`)",
   not_found: "no such resource (an id that cannot name one is not found either)",
   pool_empty: "no live event is in the assignment pool",
   conflict: "a uniqueness rule refused the write, or concurrent changes kept refusing it " +
     "(then with `Retry-After`: try again)",
   lease_not_held: "the caller does not hold the lease",
+  dashboard_off: "the dashboard is off: the operator has not set `FGW_PUBLIC_URL` (docs/dashboard.md)",
   payload_too_large: "the body is over its limit (`details.maxBytes`)",
   unsupported_media_type: "the body is not sent as `Content-Type: application/json`",
   rate_limited: "a rate limit (per API key, per client address, per validator hotkey, a validator's " +

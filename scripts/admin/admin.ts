@@ -12,7 +12,7 @@ export interface AdminIo {
   fetch?: typeof fetch;
 }
 
-const STRING_OPTIONS = ["name", "scopes", "rpm", "pin", "expires", "cursor", "limit"] as const;
+const STRING_OPTIONS = ["name", "scopes", "rpm", "pin", "expires", "cursor", "limit", "role"] as const;
 const BOOLEAN_OPTIONS = ["json", "help", "default"] as const;
 
 function parse(argv: string[]): { positionals: string[]; options: AdminOptions } {

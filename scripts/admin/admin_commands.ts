@@ -1,4 +1,5 @@
 import { formatIssuedKey, formatPage, formatRecord, formatTable, formatUsage } from "./admin_format.ts";
+import { MEMBER_COMMANDS } from "./admin_member_commands.ts";
 
 /** Parsed `--options` of one CLI invocation. */
 export type AdminOptions = Record<string, string | boolean | undefined>;
@@ -69,7 +70,8 @@ function keyAction(action: "rotate" | "revoke"): AdminCommand {
 }
 
 /**
- * Every command of `deno task admin`, in help order: the whole admin API (docs/billing.md, docs/api_keys.md).
+ * Every command of `deno task admin`, in help order: the whole admin API (docs/billing.md, docs/api_keys.md,
+ * docs/dashboard.md).
  */
 export const ADMIN_COMMANDS: AdminCommand[] = [
   {
@@ -173,6 +175,7 @@ export const ADMIN_COMMANDS: AdminCommand[] = [
     }),
     render: (body, [orgId]) => formatUsage(body, (cursor) => `admin usage ${orgId} --cursor ${cursor}`),
   },
+  ...MEMBER_COMMANDS,
 ];
 
 /** The command named by the leading words of `positionals`, and its positional arguments. */

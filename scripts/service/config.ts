@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { WINDOW_DAYS } from "../../actors/scoring/mod.ts";
+import { publicUrlSetting } from "./public_url.ts";
 
 const DEFAULT_SNAPSHOT = fileURLToPath(
   new URL("../../actors/catalog/sources/polymarket_snapshot.json", import.meta.url),
@@ -78,6 +79,8 @@ export const configSchema = z.object({
   FGW_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Bearer token of the admin API; unset = the admin API answers 404. */
   FGW_ADMIN_TOKEN: z.string().min(16).optional(),
+  /** The origin the dashboard is served at (docs/dashboard.md); unset = the dashboard is off. */
+  FGW_PUBLIC_URL: publicUrlSetting,
   /** Bearer token of `GET /metrics`; unset = metrics readable without a token. */
   FGW_METRICS_TOKEN: z.string().min(16).optional(),
   /** IP throttle: requests per minute per client address and instance; 0 disables it. */

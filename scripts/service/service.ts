@@ -27,6 +27,7 @@ import {
   validatorCapsOf,
 } from "./gateway_wiring.ts";
 import { createPredictions, type PredictionsWiring } from "./predictions_wiring.ts";
+import { createDashboard, type DashboardWiring } from "./dashboard_wiring.ts";
 
 /** A wired service instance: storage, actors, periodic jobs and the HTTP app. */
 export interface Service {
@@ -54,6 +55,8 @@ export interface Service {
   gateway: GatewayWiring;
   /** The customer predictions' reader and forecast-history snapshot job. */
   predictions: PredictionsWiring;
+  /** The dashboard's members, invitations and sessions (docs/dashboard.md). */
+  dashboard: DashboardWiring;
   /** Starts periodic jobs and housekeeping timers. */
   start(): void;
   /** Stops timers and jobs, drains mailboxes, closes storage. */
@@ -116,7 +119,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
   });
   const { orgs, billing } = storage;
   // Every actor kind is registered here, once (catalog_wiring.ts registers the EventActor kind).
-  const orgKind = actors.register(orgActorKind({ orgs, billing, clock, holdTtlMs: config.FGW_HOLD_TTL_MS }));
+  const orgKind = actors.register(
+    orgActorKind({ orgs, billing, clock, holdTtlMs: config.FGW_HOLD_TTL_MS, members: storage.members }),
+  );
   const askOrg = orgAsker(actors, orgKind);
   const keyActor = actors.register(apiKeyActorKind({ store: storage.apiKeys, clock }));
   const countKeyUse = keyUsageCounter(actors, storage.keyUsage);
@@ -168,6 +173,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     log,
     onPollError: () => metrics.storageError("predictions_cache"),
   });
+  const dashboard = createDashboard(config, { storage, actors, clock });
   const jobs: PeriodicJob[] = [
     catalog.ingestion,
     metagraph.sync,
@@ -184,6 +190,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     prices.job,
     scoring.job,
     predictions.snapshotJob,
+    dashboard.purgeJob,
   ];
   const timers: ReturnType<typeof setInterval>[] = [];
   const scheduler = new Scheduler({
@@ -214,6 +221,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     metricsToken: config.FGW_METRICS_TOKEN,
     maxAgentBytes: config.FGW_AGENT_MAX_BYTES,
     maxGatewayBodyBytes: config.FGW_GATEWAY_MAX_BODY_BYTES,
+    publicOrigin: config.FGW_PUBLIC_URL,
   };
   const app = createApp({
     http,
@@ -239,6 +247,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       leases: heldLeases,
       validatorCaps: validatorCapsOf(config),
     },
+    dashboard,
   });
   return {
     app,
@@ -256,6 +265,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     assignmentSync,
     gateway,
     predictions,
+    dashboard,
     start() {
       const failed = (error: unknown) => {
         metrics.storageError("catalog_view");

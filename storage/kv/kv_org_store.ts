@@ -1,15 +1,36 @@
 import type { OrgAccount } from "../billing_store.ts";
-import type { MinerRegistration, OrgRecord, OrgStore, RegisterOutcome } from "../org_store.ts";
+import type { AuditEntry } from "../audit_store.ts";
+import type { MemberRecord } from "../member_store.ts";
+import type {
+  BindOutcome,
+  MinerRegistration,
+  OrgRecord,
+  OrgStore,
+  RegisterMinerOptions,
+  RegisterOutcome,
+} from "../org_store.ts";
 import { orgKeys } from "./_org_keys.ts";
+import { identityKeys } from "./_identity_keys.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
 import { LOST, type Lost, retryConditional } from "../retry_conditional.ts";
+import {
+  bumpRoster,
+  deleteSession,
+  deleteSessions,
+  putAudit,
+  readRoster,
+  SESSIONS_PER_COMMIT,
+  sessionsUnder,
+} from "./_kv_identity_writes.ts";
 
 const MAX_ATTEMPTS = 20;
 
 /**
  * Organisations and miner hotkeys in Deno KV. `["miner", hotkey]` (who owns a hotkey) and
  * `["org_miner", orgId, hotkey]` (an org's list) change together, in one atomic commit checked
- * against both the hotkey's and the org record's versionstamps.
+ * against both the hotkey's and the org record's versionstamps. A commit that unlinks a hotkey or
+ * changes its bound member also deletes the dashboard sessions it signed in (up to
+ * `SESSIONS_PER_COMMIT` in the commit, the rest right after), and writes its audit entry.
  */
 export class KvOrgStore implements OrgStore {
   readonly #kv: Deno.Kv;
@@ -35,20 +56,26 @@ export class KvOrgStore implements OrgStore {
     return (await this.#kv.get<OrgRecord>(orgKeys.org(id))).value;
   }
 
-  registerMiner(
-    orgId: string,
-    hotkey: string,
-    options: { atMs: number; makeDefault: boolean },
-  ): Promise<RegisterOutcome> {
+  registerMiner(orgId: string, hotkey: string, options: RegisterMinerOptions): Promise<RegisterOutcome> {
     return this.#retry(async () => {
       const { miner, org } = await this.#read(orgId, hotkey);
-      const existing = miner.value;
+      const existing = minerOf(miner.value);
       if (existing && existing.orgId !== orgId) return "taken";
-      const registration: MinerRegistration = { hotkey, orgId, registeredAtMs: options.atMs };
+      const proven = options.proof === true && existing !== null && !existing.linkedWithProof;
+      const registration: MinerRegistration = existing
+        ? { ...existing, linkedWithProof: existing.linkedWithProof || options.proof === true }
+        : {
+          hotkey,
+          orgId,
+          registeredAtMs: options.atMs,
+          linkedWithProof: options.proof === true,
+          boundMemberId: null,
+        };
       const result = await commitAtomic(() => {
         const op = this.#kv.atomic().check(miner).check(org);
-        if (!existing) {
+        if (!existing || proven) {
           op.set(orgKeys.miner(hotkey), registration).set(orgKeys.orgMiner(orgId, hotkey), registration);
+          if (options.audit) putAudit(op, options.audit);
         }
         if (options.makeDefault) op.set(orgKeys.org(orgId), { ...org.value, defaultMinerHotkey: hotkey });
         return op;
@@ -58,10 +85,11 @@ export class KvOrgStore implements OrgStore {
     });
   }
 
-  unregisterMiner(orgId: string, hotkey: string): Promise<boolean> {
+  unregisterMiner(orgId: string, hotkey: string, options: { audit?: AuditEntry } = {}): Promise<boolean> {
     return this.#retry(async () => {
       const { miner, org } = await this.#read(orgId, hotkey);
       if (miner.value?.orgId !== orgId) return false;
+      const sessions = await sessionsUnder(this.#kv, identityKeys.hotkeySessions(hotkey));
       const result = await commitAtomic(() => {
         const op = this.#kv.atomic().check(miner).check(org)
           .delete(orgKeys.miner(hotkey))
@@ -69,9 +97,46 @@ export class KvOrgStore implements OrgStore {
         if (org.value.defaultMinerHotkey === hotkey) {
           op.set(orgKeys.org(orgId), { ...org.value, defaultMinerHotkey: null });
         }
+        for (const session of sessions.slice(0, SESSIONS_PER_COMMIT)) deleteSession(op, session);
+        if (options.audit) putAudit(op, options.audit);
         return op;
       });
-      return result.ok ? true : LOST;
+      if (!result.ok) return LOST;
+      await deleteSessions(this.#kv, sessions.slice(SESSIONS_PER_COMMIT));
+      return true;
+    });
+  }
+
+  bindMiner(
+    orgId: string,
+    hotkey: string,
+    options: { memberId: string | null; audit: AuditEntry },
+  ): Promise<BindOutcome> {
+    const { memberId } = options;
+    return this.#retry(async () => {
+      const roster = await readRoster(this.#kv, orgId);
+      const [miner, member] = await this.#kv.getMany<[MinerRegistration, MemberRecord]>([
+        orgKeys.miner(hotkey),
+        identityKeys.member(memberId ?? "none"),
+      ]);
+      const registration = minerOf(miner.value);
+      if (registration?.orgId !== orgId) return "not_found";
+      if (!registration.linkedWithProof) return "not_linked_with_proof";
+      if (memberId !== null && member.value?.orgId !== orgId) return "no_member";
+      if (registration.boundMemberId === memberId) return "unchanged";
+      const bound = { ...registration, boundMemberId: memberId };
+      const sessions = await sessionsUnder(this.#kv, identityKeys.hotkeySessions(hotkey));
+      const result = await commitAtomic(() => {
+        const op = this.#kv.atomic().check(miner);
+        bumpRoster(op, orgId, roster);
+        op.set(orgKeys.miner(hotkey), bound).set(orgKeys.orgMiner(orgId, hotkey), bound);
+        for (const session of sessions.slice(0, SESSIONS_PER_COMMIT)) deleteSession(op, session);
+        putAudit(op, options.audit);
+        return op;
+      });
+      if (!result.ok) return LOST;
+      await deleteSessions(this.#kv, sessions.slice(SESSIONS_PER_COMMIT));
+      return "bound";
     });
   }
 
@@ -90,13 +155,13 @@ export class KvOrgStore implements OrgStore {
   async listMiners(orgId: string): Promise<MinerRegistration[]> {
     const out: MinerRegistration[] = [];
     for await (const entry of this.#kv.list<MinerRegistration>({ prefix: orgKeys.orgMiners(orgId) })) {
-      out.push(entry.value);
+      out.push(minerOf(entry.value)!);
     }
     return out;
   }
 
   async minerRegistration(hotkey: string): Promise<MinerRegistration | null> {
-    return (await this.#kv.get<MinerRegistration>(orgKeys.miner(hotkey))).value;
+    return minerOf((await this.#kv.get<MinerRegistration>(orgKeys.miner(hotkey))).value);
   }
 
   async #read(orgId: string, hotkey: string) {
@@ -112,4 +177,14 @@ export class KvOrgStore implements OrgStore {
   #retry<T>(attempt: () => Promise<T | Lost>): Promise<T> {
     return retryConditional(attempt, { what: "update miner registration", attempts: MAX_ATTEMPTS });
   }
+}
+
+/** A stored registration with the fields records written before hotkey links lack (not linked, unbound). */
+export function minerOf(stored: MinerRegistration | null): MinerRegistration | null {
+  if (!stored) return null;
+  return {
+    ...stored,
+    linkedWithProof: stored.linkedWithProof ?? false,
+    boundMemberId: stored.boundMemberId ?? null,
+  };
 }

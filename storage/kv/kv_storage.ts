@@ -14,6 +14,9 @@ import { KvKeyUsageStore } from "./kv_key_usage_store.ts";
 import { KvScoreStore } from "./kv_score_store.ts";
 import { KvFreshRunStore } from "./kv_fresh_run_store.ts";
 import { KvForecastHistoryStore } from "./kv_forecast_history_store.ts";
+import { KvMemberStore } from "./kv_member_store.ts";
+import { KvSessionStore } from "./kv_session_store.ts";
+import { KvAuditStore } from "./kv_audit_store.ts";
 
 export interface KvStorageOptions {
   /**
@@ -44,6 +47,9 @@ export async function openKvStorage(path: string, options: KvStorageOptions = {}
     scores: new KvScoreStore(kv),
     freshRuns: new KvFreshRunStore(kv, clock),
     forecastHistory: new KvForecastHistoryStore(kv),
+    members: new KvMemberStore(kv),
+    sessions: new KvSessionStore(kv),
+    audit: new KvAuditStore(kv),
     ping: async () => {
       await kv.get(["meta", "ping"]);
     },

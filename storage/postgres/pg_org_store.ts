@@ -1,5 +1,14 @@
 import type { Sql, TransactionSql } from "postgres";
-import type { MinerRegistration, OrgRecord, OrgStore, RegisterOutcome } from "../org_store.ts";
+import type { AuditEntry } from "../audit_store.ts";
+import type {
+  BindOutcome,
+  MinerRegistration,
+  OrgRecord,
+  OrgStore,
+  RegisterMinerOptions,
+  RegisterOutcome,
+} from "../org_store.ts";
+import { insertAudit, lockRoster, type MinerRow, toMiner } from "./_pg_identity_rows.ts";
 
 interface OrgRow {
   id: string;
@@ -8,21 +17,13 @@ interface OrgRow {
   default_miner_hotkey: string | null;
 }
 
-interface MinerRow {
-  hotkey: string;
-  org_id: string;
-  registered_at_ms: bigint;
-}
-
-function toMiner(row: MinerRow): MinerRegistration {
-  return { hotkey: row.hotkey, orgId: row.org_id, registeredAtMs: Number(row.registered_at_ms) };
-}
-
 /**
  * Organisations and miner hotkeys in PostgreSQL. The hotkey is the primary key of `org_miners`
  * (one org per hotkey); the default is a flag on the miner row (a partial unique index allows one
  * per org), so unregistering a default miner clears the default with the same delete. Changes of
- * one org's default are serialised by a transaction-scoped advisory lock on the org id.
+ * one org's default are serialised by a transaction-scoped advisory lock on the org id. Unlinking
+ * a hotkey or changing its bound member deletes the dashboard sessions it signed in, and writes
+ * the audit entry, in the same transaction.
  */
 export class PgOrgStore implements OrgStore {
   readonly #sql: Sql;
@@ -52,28 +53,61 @@ export class PgOrgStore implements OrgStore {
     };
   }
 
-  registerMiner(
-    orgId: string,
-    hotkey: string,
-    options: { atMs: number; makeDefault: boolean },
-  ): Promise<RegisterOutcome> {
+  registerMiner(orgId: string, hotkey: string, options: RegisterMinerOptions): Promise<RegisterOutcome> {
+    const proof = options.proof === true;
     return this.#sql.begin(async (tx) => {
       await lockOrgMiners(tx, orgId);
-      // The no-op update on conflict locks the existing row and returns its owner.
+      const [before] = await tx<{ linked_with_proof: boolean }[]>`
+        SELECT linked_with_proof FROM org_miners WHERE hotkey = ${hotkey} AND org_id = ${orgId} FOR UPDATE`;
+      // The update on conflict locks the existing row and returns its owner; it sets the proof
+      // flag only on this org's row.
       const [row] = await tx<{ org_id: string; inserted: boolean }[]>`
-        INSERT INTO org_miners (hotkey, org_id, registered_at_ms) VALUES (${hotkey}, ${orgId}, ${options.atMs})
-        ON CONFLICT (hotkey) DO UPDATE SET org_id = org_miners.org_id
+        INSERT INTO org_miners (hotkey, org_id, registered_at_ms, linked_with_proof)
+        VALUES (${hotkey}, ${orgId}, ${options.atMs}, ${proof})
+        ON CONFLICT (hotkey) DO UPDATE SET linked_with_proof = org_miners.linked_with_proof OR
+          (org_miners.org_id = ${orgId} AND ${proof})
         RETURNING org_id, (xmax = 0) AS inserted`;
       if (!row || row.org_id !== orgId) return "taken";
       if (options.makeDefault) await markDefault(tx, orgId, hotkey);
+      const changed = row.inserted || (proof && before?.linked_with_proof === false);
+      if (options.audit && changed) await insertAudit(tx, options.audit);
       return row.inserted ? "registered" : "already";
     });
   }
 
-  async unregisterMiner(orgId: string, hotkey: string): Promise<boolean> {
-    const rows = await this.#sql`
-      DELETE FROM org_miners WHERE hotkey = ${hotkey} AND org_id = ${orgId} RETURNING hotkey`;
-    return rows.length === 1;
+  unregisterMiner(orgId: string, hotkey: string, options: { audit?: AuditEntry } = {}): Promise<boolean> {
+    return this.#sql.begin(async (tx) => {
+      const rows = await tx`
+        DELETE FROM org_miners WHERE hotkey = ${hotkey} AND org_id = ${orgId} RETURNING hotkey`;
+      if (rows.length === 0) return false;
+      await tx`DELETE FROM dashboard_sessions WHERE via_hotkey = ${hotkey}`;
+      if (options.audit) await insertAudit(tx, options.audit);
+      return true;
+    });
+  }
+
+  bindMiner(
+    orgId: string,
+    hotkey: string,
+    options: { memberId: string | null; audit: AuditEntry },
+  ): Promise<BindOutcome> {
+    const { memberId } = options;
+    return this.#sql.begin(async (tx): Promise<BindOutcome> => {
+      await lockRoster(tx, orgId);
+      const [miner] = await tx<MinerRow[]>`
+        SELECT * FROM org_miners WHERE hotkey = ${hotkey} AND org_id = ${orgId} FOR UPDATE`;
+      if (!miner) return "not_found";
+      if (!miner.linked_with_proof) return "not_linked_with_proof";
+      if (memberId !== null) {
+        const [member] = await tx`SELECT 1 FROM members WHERE id = ${memberId} AND org_id = ${orgId}`;
+        if (!member) return "no_member";
+      }
+      if (miner.bound_member_id === memberId) return "unchanged";
+      await tx`UPDATE org_miners SET bound_member_id = ${memberId} WHERE hotkey = ${hotkey}`;
+      await tx`DELETE FROM dashboard_sessions WHERE via_hotkey = ${hotkey}`;
+      await insertAudit(tx, options.audit);
+      return "bound";
+    });
   }
 
   setDefaultMiner(orgId: string, hotkey: string): Promise<boolean> {
@@ -85,13 +119,13 @@ export class PgOrgStore implements OrgStore {
 
   async listMiners(orgId: string): Promise<MinerRegistration[]> {
     const rows = await this.#sql<MinerRow[]>`
-      SELECT hotkey, org_id, registered_at_ms FROM org_miners WHERE org_id = ${orgId} ORDER BY hotkey`;
+      SELECT * FROM org_miners WHERE org_id = ${orgId} ORDER BY hotkey`;
     return rows.map(toMiner);
   }
 
   async minerRegistration(hotkey: string): Promise<MinerRegistration | null> {
     const [row] = await this.#sql<MinerRow[]>`
-      SELECT hotkey, org_id, registered_at_ms FROM org_miners WHERE hotkey = ${hotkey}`;
+      SELECT * FROM org_miners WHERE hotkey = ${hotkey}`;
     return row ? toMiner(row) : null;
   }
 }

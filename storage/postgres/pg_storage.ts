@@ -16,6 +16,9 @@ import { PgKeyUsageStore } from "./pg_key_usage_store.ts";
 import { PgScoreStore } from "./pg_score_store.ts";
 import { PgFreshRunStore } from "./pg_fresh_run_store.ts";
 import { PgForecastHistoryStore } from "./pg_forecast_history_store.ts";
+import { PgMemberStore } from "./pg_member_store.ts";
+import { PgSessionStore } from "./pg_session_store.ts";
+import { PgAuditStore } from "./pg_audit_store.ts";
 
 export interface PgStorageOptions {
   /** Connection pool size. */
@@ -65,6 +68,9 @@ export async function openPgStorage(url: string, options: PgStorageOptions = {})
     scores: new PgScoreStore(sql),
     freshRuns: new PgFreshRunStore(sql),
     forecastHistory: new PgForecastHistoryStore(sql),
+    members: new PgMemberStore(sql),
+    sessions: new PgSessionStore(sql),
+    audit: new PgAuditStore(sql),
     ping: async () => {
       await sql`SELECT 1`;
     },

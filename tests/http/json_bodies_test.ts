@@ -10,6 +10,7 @@ const VALID_BODIES: Record<string, unknown> = {
   "post /admin/v1/orgs/{orgId}/credits": { amountMicro: "5", reference: "inv-1" },
   "post /admin/v1/orgs/{orgId}/miners": { hotkey: HOTKEY_A },
   "post /admin/v1/orgs/{orgId}/keys": { name: "ci", scopes: ["billing:read"], rateLimitRpm: 5 },
+  "post /admin/v1/orgs/{orgId}/invitations": { role: "owner" },
   "post /v1/agents/submit-agent": { code: agentCode(), name: "sample" },
   "post /v1/predictions/query": { eventIds: ["polymarket-1"] },
   "post /v1/gateway/completions": {
@@ -37,7 +38,8 @@ const SIGNED_BODY_ROUTES = ["post /v1/validators/prediction", "post /v1/gateway/
 async function serviceWithOrg(): Promise<
   { service: TestService; orgId: string; auth(key: string): Record<string, string> }
 > {
-  const service = await openTestService({ env: { FGW_ADMIN_TOKEN: ADMIN_TOKEN } });
+  const env = { FGW_ADMIN_TOKEN: ADMIN_TOKEN, FGW_PUBLIC_URL: "http://localhost:8080" };
+  const service = await openTestService({ env });
   const orgId = await createOrg(service.request);
   const miner = await minerOrg(service.request, [HOTKEY_B]);
   const gateway = await issueKey(service.request, miner.orgId, { scopes: ["gateway:write"] });

@@ -43,10 +43,15 @@ export function routesOf(app: { routes: readonly { method: string; path: string 
   return [...seen.values()];
 }
 
-/** `routesOf(app)` without the web pages (HTML for people: not in the OpenAPI document). */
+/**
+ * `routesOf(app)` without the web pages and the dashboard (HTML for people: not in the OpenAPI
+ * document).
+ */
 export function apiRoutesOf(app: { routes: readonly { method: string; path: string }[] }): AppRoute[] {
   const pages = new Set(PAGE_PATHS.map((path) => path.replaceAll(/:([^/]+)/g, "{$1}")));
-  return routesOf(app).filter((route) => !(route.method === "get" && pages.has(route.path)));
+  return routesOf(app).filter((route) =>
+    !(route.method === "get" && pages.has(route.path)) && !/^\/dashboard(\/|$)/.test(route.path)
+  );
 }
 
 /** The app's OpenAPI document, fetched as a client would. */

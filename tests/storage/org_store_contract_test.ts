@@ -39,6 +39,8 @@ adapterTest("org store lets a hotkey belong to one org only", async ({ storage }
     hotkey: HOTKEY_A,
     orgId: "org_a",
     registeredAtMs: AT,
+    linkedWithProof: false,
+    boundMemberId: null,
   });
   assert.deepEqual((await storage.orgs.listMiners("org_a")).map((miner) => miner.hotkey), [
     HOTKEY_A,
