@@ -48,7 +48,11 @@ export function shortKey(hotkey: string): string {
   return hotkey.length <= 12 ? hotkey : `${hotkey.slice(0, 6)}…${hotkey.slice(-4)}`;
 }
 
-const UNITS: ReadonlyArray<readonly [number, string]> = [[3_600_000, "hour"], [60_000, "minute"], [1_000, "second"]];
+const UNITS: ReadonlyArray<readonly [number, string]> = [
+  [3_600_000, "hour"],
+  [60_000, "minute"],
+  [1_000, "second"],
+];
 
 /**
  * How often something happens, said for any period in ms: `every second`, `every 5 minutes`,
