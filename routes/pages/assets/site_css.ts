@@ -64,12 +64,12 @@ input, select, button { font: inherit; color: var(--fg); background: var(--bg); 
 button { background: var(--link); color: var(--bg); border-color: var(--link); cursor: pointer; font-weight: 600; }
 .pager { display: flex; gap: 1rem; margin: 0.8rem 0; }
 figure.chart { margin: 1rem 0; }
-figure.chart svg { width: 100%; max-width: 48rem; height: auto; display: block; }
+figure.chart svg { width: 100%; max-width: 40rem; height: auto; display: block; }
 figure.chart figcaption { color: var(--muted); font-size: 0.9rem; }
 details.data summary { cursor: pointer; color: var(--link); margin: 0.3rem 0; }
 svg .axis { stroke: var(--muted); }
 svg .grid { stroke: var(--line); }
-svg text { fill: var(--muted); font-size: 12px; font-family: system-ui, sans-serif; }
+svg text { fill: var(--muted); font-size: 15px; font-family: system-ui, sans-serif; }
 svg .s1 { stroke: var(--s1); fill: var(--s1); }
 svg .s2 { stroke: var(--s2); fill: var(--s2); }
 svg .s3 { stroke: var(--s3); fill: var(--s3); }
@@ -86,6 +86,9 @@ ul.outcomes { list-style: none; margin: 0; padding: 0; }
 .form-actions { display: flex; gap: 1rem; align-items: center; }
 section.scored-event { border-top: 1px solid var(--line); margin-top: 1.2rem; }
 .tag { display: inline-block; padding: 0 0.4rem; border: 1px solid var(--line); border-radius: 999px; font-size: 0.8rem; color: var(--muted); }
+@media (min-width: 42rem) {
+  figure.chart svg text { font-size: 11.5px; }
+}
 @media (max-width: 40rem) {
   h1 { font-size: 1.4rem; }
   main { padding: 0.6rem 0.7rem 1.5rem; }
