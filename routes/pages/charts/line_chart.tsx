@@ -1,6 +1,7 @@
 import { TableScroll } from "../kit/blocks.tsx";
 import { DASHES, MARKERS, MarkerShape } from "./markers.tsx";
 import { CHART_WIDTH, textWidth } from "./chart_text.ts";
+import { type PlacedLabel, placeLabels } from "./tick_labels.ts";
 import { distinctLabels, extent, instantTicks, linearScale, niceTicks, type Scale } from "./scale.ts";
 
 /** A point of a series: `x` an instant (ms since the epoch), `y` its value. */
@@ -35,7 +36,7 @@ const PLOT = { left: 78, right: 16, top: 12, bottom: 212 };
 /** Where the x axis' tick labels, its title and the legend's rows sit (their baselines). */
 const BELOW = { ticks: PLOT.bottom + 20, title: PLOT.bottom + 44, legend: PLOT.bottom + 70, row: 24 };
 /** The least room between two x tick labels, in SVG units. */
-const LABEL_GAP = 16;
+const LABEL_GAP = 8;
 
 /**
  * A line chart of values over time drawn on the server as SVG with presentation attributes only
@@ -49,10 +50,11 @@ export function LineChart(props: LineChartProps) {
   const xs = props.series.flatMap((s) => s.points.map((p) => p.x));
   const ys = props.series.flatMap((s) => s.points.map((p) => p.y));
   const xDomain = extent(xs), yDomain = props.yDomain ?? extent(ys);
+  const x = linearScale(xDomain, [PLOT.left, WIDTH - PLOT.right]);
+  const xTicks = distinctLabels(instantTicks(xs, minStepMs(xDomain, props.formatX)), props.formatX);
   const axes: AxesProps = {
-    x: linearScale(xDomain, [PLOT.left, WIDTH - PLOT.right]),
     y: linearScale(yDomain, [PLOT.bottom, PLOT.top]),
-    xTicks: distinctLabels(instantTicks(xs, minStepMs(xDomain, props.formatX)), props.formatX),
+    xLabels: placeLabels(xTicks, { position: x, format: props.formatX, width: WIDTH, gap: LABEL_GAP }),
     yTicks: distinctLabels(niceTicks(yDomain), props.formatY),
   };
   const height = BELOW.legend + (props.series.length - 1) * BELOW.row + 12;
@@ -67,7 +69,7 @@ export function LineChart(props: LineChartProps) {
           <Line
             line={line}
             index={index}
-            x={axes.x}
+            x={x}
             y={axes.y}
             formatX={props.formatX}
             formatY={props.formatY}
@@ -91,14 +93,13 @@ function minStepMs(domain: [number, number], format: (x: number) => string): num
 }
 
 interface AxesProps {
-  x: Scale;
   y: Scale;
-  xTicks: readonly number[];
+  xLabels: readonly PlacedLabel[];
   yTicks: readonly number[];
 }
 
 function Axes(props: LineChartProps & AxesProps) {
-  const { x, y } = props;
+  const { y } = props;
   const middle = (PLOT.top + PLOT.bottom) / 2;
   return (
     <g>
@@ -117,24 +118,19 @@ function Axes(props: LineChartProps & AxesProps) {
           </text>
         </g>
       ))}
-      {props.xTicks.map((tick) => {
-        const label = props.formatX(tick);
-        return (
-          <g>
-            <line
-              class="axis"
-              x1={x(tick)}
-              x2={x(tick)}
-              y1={PLOT.bottom}
-              y2={PLOT.bottom + 5}
-              stroke-width={1}
-            />
-            <text class="x-tick" x={x(tick)} y={BELOW.ticks} text-anchor={tickAnchor(x(tick), label)}>
-              {label}
-            </text>
-          </g>
-        );
-      })}
+      {props.xLabels.map((label) => (
+        <g>
+          <line
+            class="axis"
+            x1={label.at}
+            x2={label.at}
+            y1={PLOT.bottom}
+            y2={PLOT.bottom + 5}
+            stroke-width={1}
+          />
+          <text class="x-tick" x={label.at} y={BELOW.ticks} text-anchor={label.anchor}>{label.text}</text>
+        </g>
+      ))}
       <line
         class="axis"
         x1={PLOT.left}
@@ -152,12 +148,6 @@ function Axes(props: LineChartProps & AxesProps) {
       </text>
     </g>
   );
-}
-
-/** A tick's label is centred on it, unless that would cut it at the chart's left or right edge. */
-function tickAnchor(at: number, label: string): "start" | "middle" | "end" {
-  const half = textWidth(label) / 2;
-  return at - half < 0 ? "start" : at + half > WIDTH ? "end" : "middle";
 }
 
 interface LineProps extends Pick<LineChartProps, "formatX" | "formatY"> {

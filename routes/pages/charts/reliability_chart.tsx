@@ -1,5 +1,5 @@
 import { TableScroll } from "../kit/blocks.tsx";
-import { CHART_WIDTH, textWidth } from "./chart_text.ts";
+import { CHART_WIDTH } from "./chart_text.ts";
 import { linearScale, niceTicks, round } from "./scale.ts";
 
 /** One bin of a reliability diagram: forecasts in [bin/10, (bin+1)/10), the last including 1. */
@@ -39,9 +39,9 @@ const range = (bin: number) => `${(bin / 10).toFixed(1)}–${((bin + 1) / 10).to
 
 /**
  * A reliability diagram drawn on the server as SVG with presentation attributes only: observed
- * frequency against mean forecast per bin (a circle each, its data in `data-*`, its count written
- * beside it), the diagonal of perfect calibration (dashed), the count of forecasts per bin as bars
- * under the plot, a legend, and the same data as a table.
+ * frequency against mean forecast per bin (a circle each, its data in `data-*`), the diagonal of
+ * perfect calibration (dashed), the count of forecasts per bin as bars under the plot with the
+ * count written over each, a legend, and the same data as a table.
  */
 export function ReliabilityChart(props: ReliabilityChartProps) {
   const titleId = `${props.id}-title`, descId = `${props.id}-desc`;
@@ -149,7 +149,10 @@ function Bars(props: { bins: readonly ReliabilityPoint[] }) {
   );
 }
 
-/** One circle per non-empty bin, at (mean forecast, observed frequency), labelled with its count. */
+/**
+ * One circle per non-empty bin, at (mean forecast, observed frequency); its count is the bar under
+ * it (labels beside the points would cover each other where bins are close).
+ */
 function Points(props: { series: string; bins: readonly ReliabilityPoint[] }) {
   const shown = props.bins.filter((bin) => bin.meanForecast !== null && bin.observedFrequency !== null);
   return (
@@ -169,27 +172,10 @@ function Points(props: { series: string; bins: readonly ReliabilityPoint[] }) {
               data-bin={range(bin.bin)}
               data-count={bin.count}
             />
-            <CountLabel cx={cx} cy={cy} count={bin.count} />
           </g>
         );
       })}
     </g>
-  );
-}
-
-/** A point's count, above it on its right, or on its left where the right has no room. */
-function CountLabel(props: { cx: number; cy: number; count: number }) {
-  const label = `n=${props.count}`;
-  const right = props.cx + 7 + textWidth(label) <= WIDTH;
-  return (
-    <text
-      class="label"
-      x={right ? props.cx + 7 : props.cx - 7}
-      y={props.cy - 6}
-      text-anchor={right ? "start" : "end"}
-    >
-      {label}
-    </text>
   );
 }
 
@@ -201,7 +187,7 @@ function Legend(props: { series: string }) {
     <g>
       <g class="s1">
         <circle cx={left + 14} cy={row(0)} r={4.5} class="legend-mark" />
-        <text x={left + 36} y={row(0) + 5}>{props.series} (n = forecasts in the bin)</text>
+        <text x={left + 36} y={row(0) + 5}>{props.series}</text>
       </g>
       <line
         class="diagonal"
