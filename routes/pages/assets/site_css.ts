@@ -54,6 +54,11 @@ thead th { background: var(--panel); font-weight: 600; }
 td.num, th.num { text-align: right; }
 td.wrap, th.wrap { white-space: normal; min-width: 16rem; }
 tr.baseline td { background: var(--panel); font-style: italic; }
+body.wide header.site nav, body.wide main, body.wide footer.site { max-width: 90rem; }
+table.board th, table.board td { padding: 0.35rem 0.45rem; }
+table.board tr.baseline th { white-space: normal; min-width: 8.5rem; }
+table.pairs th, table.pairs td { white-space: normal; }
+table.board .ci { display: block; font-size: 0.78rem; color: var(--muted); }
 th a { color: inherit; }
 th abbr { text-decoration: underline dotted; cursor: help; }
 dl.defs dt { font-weight: 600; margin-top: 0.6rem; }
@@ -90,6 +95,9 @@ section.scored-event { border-top: 1px solid var(--line); margin-top: 1.2rem; }
   figure.chart svg text { font-size: 11.5px; }
 }
 @media (max-width: 40rem) {
+  table.board thead th:nth-child(3), table.board tbody th[scope="row"] { position: sticky; left: 0; z-index: 1; box-shadow: 1px 0 0 var(--line); }
+  table.board tbody th[scope="row"] { background: var(--bg); }
+  table.board tr.baseline th { background: var(--panel); min-width: 7.5rem; }
   h1 { font-size: 1.4rem; }
   main { padding: 0.6rem 0.7rem 1.5rem; }
 }

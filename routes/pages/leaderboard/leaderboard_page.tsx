@@ -46,7 +46,7 @@ function BoardPage(props: { board: Leaderboard; query: LeaderboardQuery; deps: L
   const rows = props.deps.views.rows(board, query);
   const { scoringMeta, window } = board;
   return (
-    <Layout title="Leaderboard" path="/leaderboard">
+    <Layout title="Leaderboard" path="/leaderboard" wide>
       <h1>Leaderboard</h1>
       <Provenance
         computedAt={window.lastRunAt}
