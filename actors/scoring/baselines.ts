@@ -20,7 +20,11 @@ import { scorerEventOf } from "./stored_scoring.ts";
 
 export type BaselineName = "market" | "consensus";
 
-/** A baseline's row: the scorer's per-miner values that need neither an edge nor a payout. */
+/**
+ * A baseline's row: the scorer's per-miner values that need neither an edge nor a payout. Its
+ * figures are null without a valid prediction (the scorer's fold gives 0 there, which would read
+ * as a perfect Brier).
+ */
 export interface BaselineScoring {
   name: BaselineName;
   /** Events scored in the window (the baseline predicted `preds` of them). */
@@ -28,11 +32,11 @@ export interface BaselineScoring {
   preds: number;
   validPreds: number;
   invalidPreds: number;
-  brier: number;
+  brier: number | null;
   brierInterval: MeanInterval | null;
-  weightedBrier: number;
-  accuracy: number;
-  calibration: number;
+  weightedBrier: number | null;
+  accuracy: number | null;
+  calibration: number | null;
 }
 
 /** The hotkey a baseline's predictions carry (it is no miner: it never meets a registration). */
@@ -127,17 +131,18 @@ export class BaselineFold {
   result(): BaselineScoring {
     // The first-seen time only sets `ageHours`, which a baseline does not show.
     const { scoring } = this.#fold.result(0);
+    const figure = (value: number) => scoring.validPreds === 0 ? null : value;
     return {
       name: this.#name,
       events: this.#events,
       preds: scoring.preds,
       validPreds: scoring.validPreds,
       invalidPreds: scoring.invalidPreds,
-      brier: scoring.brier,
+      brier: figure(scoring.brier),
       brierInterval: publishedInterval(this.#briers),
-      weightedBrier: scoring.weightedBrier,
-      accuracy: scoring.accuracy,
-      calibration: scoring.calibration,
+      weightedBrier: figure(scoring.weightedBrier),
+      accuracy: figure(scoring.accuracy),
+      calibration: figure(scoring.calibration),
     };
   }
 }

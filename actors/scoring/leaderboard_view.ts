@@ -58,11 +58,16 @@ export class LeaderboardView {
     return { windowDays, scoringIntervalMs, forecastingWeightShare };
   }
 
+  /** How long one built board is served (`FGW_LEADERBOARD_CACHE_MS`); 0: built on every read. */
+  get cacheMs(): number {
+    return this.#options.cacheMs ?? LEADERBOARD_CACHE_MS;
+  }
+
   /** The board, built at most once per `cacheMs`. */
   current(): Promise<Leaderboard> {
     const now = this.#options.clock();
     const cached = this.#board;
-    if (cached && now - cached.builtAtMs < (this.#options.cacheMs ?? LEADERBOARD_CACHE_MS)) {
+    if (cached && now - cached.builtAtMs < this.cacheMs) {
       return Promise.resolve(cached.board);
     }
     this.#building ??= this.#build(now).finally(() => this.#building = null);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { EventQuery } from "../../actors/catalog/mod.ts";
-import { integerParameter, numberParameter, parseOrThrow } from "../http/validation.ts";
+import { boundedInteger, integerParameter, numberParameter, parseOrThrow } from "../http/validation.ts";
 import { CursorCodec } from "../http/cursor.ts";
 
 /** A plain decimal number: no hex, binary, exponent or `Infinity` forms. */
@@ -8,13 +8,8 @@ const number = z.string().regex(/^-?\d+(\.\d+)?$/, "must be a decimal number").t
 const price = number.pipe(z.number().min(0).max(1)).meta(numberParameter({ min: 0, max: 1 }));
 /** A decimal query number, documented as a number (OpenAPI serializes query values). */
 const amount = number.meta(numberParameter());
-// The bounds first: zod's int() also fails an integer beyond 2^53, and a field's first problem is the one named.
 const integer = (min: number, max: number) =>
-  number.pipe(
-    z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`).int(
-      "must be an integer",
-    ),
-  ).meta(integerParameter(min, max));
+  number.pipe(boundedInteger(min, max)).meta(integerParameter(min, max));
 const flag = z.enum(["0", "1"], { error: "must be 0 or 1" }).transform((value) => value === "1");
 const status = z.enum(["unresolved", "resolved", "voided"]);
 

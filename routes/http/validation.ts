@@ -16,6 +16,16 @@ export function numberParameter(range: { min: number; max: number } | null = nul
   return { type: "number", ...(range ? { minimum: range.min, maximum: range.max } : {}), pattern: undefined };
 }
 
+/**
+ * A parsed query number that must be an integer in `min..max`, with the problems said in words
+ * (`must be at least 1`), the same for every route. The bounds come first: zod's `int()` also
+ * fails an integer beyond 2^53, and a field's first problem is the one named.
+ */
+export function boundedInteger(min: number, max: number) {
+  return z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`)
+    .int("must be an integer");
+}
+
 /** Parses `input` with `schema`, or throws 400 `invalid_request` naming every bad field. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, what: string): z.infer<S> {
   const result = schema.safeParse(input);

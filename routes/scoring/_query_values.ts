@@ -1,11 +1,14 @@
 import { z } from "zod";
 import { isSs58Address } from "../../actors/kernel/mod.ts";
-import { integerParameter } from "../http/validation.ts";
+import { boundedInteger, integerParameter } from "../http/validation.ts";
 
-/** A query integer in `min..max`, written in plain decimal digits (no sign, exponent or hex). */
+/**
+ * A query integer in `min..max`, written in plain decimal digits (no sign, exponent or hex); its
+ * problems are worded as the catalog's (`must be at least 1`).
+ */
 export function queryInteger(min: number, max: number) {
   return z.string().regex(/^\d{1,15}$/, "must be a non-negative integer").transform(Number)
-    .pipe(z.number().int().min(min).max(max)).meta(integerParameter(min, max));
+    .pipe(boundedInteger(min, max)).meta(integerParameter(min, max));
 }
 
 /** `queryInteger(min, max)` that is `fallback` when absent, the default shown in the OpenAPI document too. */

@@ -65,6 +65,10 @@ export const LeaderboardNeuronSchema = z.object({
   edgeInterval: interval("Of the mean per-event edge `marketBrier − brier` (unweighted, unlike `edge`)."),
 }).meta({ id: "LeaderboardNeuron" });
 
+/** A baseline's figure: null while it has no valid prediction in the window (`validPreds` 0). */
+const noValidPrediction = () =>
+  z.number().nullable().meta({ description: "Null when `validPreds` is 0 (nothing to average)." });
+
 export const BaselineSchema = z.object({
   name: z.enum(["market", "consensus"]).meta({
     description: "`market`: the market price at admission; `consensus`: the last consensus history " +
@@ -74,11 +78,11 @@ export const BaselineSchema = z.object({
   preds: z.number().int().meta({ description: "Events the baseline had a forecast for." }),
   validPreds: z.number().int(),
   invalidPreds: z.number().int(),
-  brier: z.number(),
+  brier: noValidPrediction(),
   brierInterval: interval("Of the mean Brier over its per-event values."),
-  weightedBrier: z.number(),
-  accuracy: z.number(),
-  calibration: z.number(),
+  weightedBrier: noValidPrediction(),
+  accuracy: noValidPrediction(),
+  calibration: noValidPrediction(),
 }).meta({ id: "LeaderboardBaseline", description: "Scored like a miner, with no edge and no payout." });
 
 export const LeaderboardSchema = z.object({

@@ -2,7 +2,8 @@
  * Every public page (tests/support/browser/public_pages.ts) in Chromium, on each data set it
  * names: rendered at desktop width with no console error, failed request or request to another
  * host, with no serious or critical axe violation and every control reached by Tab; at phone width
- * nothing scrolls sideways; with JavaScript off it still shows its content. One browser for the
+ * nothing scrolls sideways (but focusable containers) and chart text is at least 11 px; with
+ * JavaScript off it still shows its content. One browser for the
  * file; one site per data set.
  */
 import { browserTest } from "../support/browser/browser_host.ts";

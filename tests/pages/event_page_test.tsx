@@ -60,6 +60,20 @@ Deno.test("a resolved event's page: the consensus on the price chart, the resolu
   assert.doesNotMatch(html, /once the event resolves/);
 });
 
+Deno.test("a resolved event's chart follows the winner, the outcome its forecasts table names", async () => {
+  await using service = await eventWorld({ noWon: true });
+  const html = await (await service.request(`/events/${SCORED.id}`, { headers: HTML })).text();
+  const hours = [0, 1, 2];
+  const noAt = (h: number) => (1 - yesPriceAt(h)).toFixed(3);
+  assert.deepEqual(chartPoints(html), [
+    ...hours.map((h) => `Market: No ${utcHour(BASE + h * HOUR)} ${noAt(h)}`),
+    ...hours.map((h) => `Consensus: No ${utcHour(BASE + h * HOUR)} ${(1 - CONSENSUS_YES).toFixed(3)}`),
+  ]);
+  assert.match(html, /<title id="price-history-title">Probability of “No”<\/title>/);
+  assert.match(html, /<th scope="col" class="num">Forecast of “No”<\/th>/);
+  assert.match(html, /<dd>No won.<\/dd>/);
+});
+
 Deno.test("the event's source link is Polymarket's record of the market, a plain link", async () => {
   await using service = await eventWorld();
   const html = await (await service.request(`/events/${OPEN.id}`, { headers: HTML })).text();

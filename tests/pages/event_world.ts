@@ -6,6 +6,7 @@
 import { ManualClock } from "../../actors/kernel/mod.ts";
 import type { ForecastPoint } from "../../storage/forecast_history_store.ts";
 import { openKvStorage } from "../../storage/kv/kv_storage.ts";
+import { putEvents, resolved } from "../support/events.ts";
 import { runJobOnce } from "../support/jobs.ts";
 import { openTestService, type TestService } from "../support/test_service.ts";
 import {
@@ -14,7 +15,6 @@ import {
   HOUR,
   no,
   openEvent,
-  resolve,
   storePredictions,
   syncMetagraph,
   yes,
@@ -49,8 +49,9 @@ export function historyOf(eventId: string, hours: readonly number[]): ForecastPo
 /**
  * The service at NOW over the world: SCORED's points at hours -200 (older than its 7-day range),
  * 0, 1, 2 and 52 (after its resolution); OPEN's at hours -100 (older than its range), 60, 61.
+ * `noWon`: SCORED resolves with "No" (its second outcome) winning instead.
  */
-export async function eventWorld(): Promise<TestService> {
+export async function eventWorld(options: { noWon?: boolean } = {}): Promise<TestService> {
   const storage = await openKvStorage(":memory:");
   await storePredictions(storage, [SCORED, OPEN], [
     { event: SCORED, uid: 0, pYes: 0.7 },
@@ -58,7 +59,7 @@ export async function eventWorld(): Promise<TestService> {
     { event: SCORED, uid: 2, pYes: 0.9 },
     { event: OPEN, uid: 0, pYes: 0.66 },
   ]);
-  await resolve(storage, SCORED, RESOLVED_AT, RESOLVED_AT);
+  await putEvents(storage, [resolved(SCORED, RESOLVED_AT, { winner: options.noWon ? 1 : 0 })], RESOLVED_AT);
   await syncMetagraph(storage, [0, 1, 2], { syncedAtMs: NOW });
   await storage.forecastHistory.putPoints([
     ...historyOf(SCORED.id, [-200, 0, 1, 2, 52]),

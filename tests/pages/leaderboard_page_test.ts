@@ -85,6 +85,25 @@ Deno.test("an empty board says why and suggests the demo", async () => {
   assert.match(html, /Figures computed — not yet/);
 });
 
+Deno.test("the page says how often the board is rebuilt: FGW_LEADERBOARD_CACHE_MS in words", async () => {
+  const periods: [string, string][] = [["60000", "every minute"], ["1000", "every second"], [
+    "300000",
+    "every 5 minutes",
+  ]];
+  for (const [ms, said] of periods) {
+    await using service = await openTestService({ env: { FGW_LEADERBOARD_CACHE_MS: ms } });
+    assert.match(await page(service), new RegExp(`Board built [^<]*, rebuilt ${said}\\.`), ms);
+  }
+});
+
+Deno.test("a page asked for JSON is still the page (HTML), and it links its JSON twin", async () => {
+  await using service = await openTestService({});
+  const response = await service.request("/leaderboard", { headers: { accept: "application/json" } });
+  assert.equal(response.status, 200);
+  assert.match(response.headers.get("content-type") ?? "", /^text\/html/);
+  assert.match(await response.text(), /<a href="\/v1\/leaderboard\?[^"]*">JSON<\/a>/);
+});
+
 Deno.test("a bad sort is a 400 page naming it, or the JSON error body for a client asking for JSON", async () => {
   await using service = await openTestService({});
   const response = await service.request("/leaderboard?sort=stake", { headers: HTML });

@@ -128,23 +128,31 @@ Deno.test("a reliability chart: one point per non-empty bin with its count, bars
       bins={[
         { bin: 0, count: 0, meanForecast: null, observedFrequency: null },
         { bin: 2, count: 4, meanForecast: 0.25, observedFrequency: 0.5 },
-        { bin: 9, count: 2, meanForecast: 0.95, observedFrequency: 1 },
+        { bin: 9, count: 2, meanForecast: 0.99, observedFrequency: 1 },
       ]}
     />,
   );
-  assert.deepEqual(points(html), ["Miner 0.250 0.500 0.2–0.3 4", "Miner 0.950 1.000 0.9–1.0 2"]);
-  assert.match(html, />n=4<\/text>/);
+  assert.deepEqual(points(html), ["Miner 0.250 0.500 0.2–0.3 4", "Miner 0.990 1.000 0.9–1.0 2"]);
+  // Each bar has its count written over it; the points carry theirs in data-count.
+  assert.deepEqual(
+    [...html.matchAll(/<text x="[\d.]+" y="[\d.]+" text-anchor="middle">(\d+)<\/text>/g)].map((m) => m[1]),
+    [
+      "0",
+      "4",
+      "2",
+    ],
+  );
   assert.deepEqual([...html.matchAll(/<rect class="bar"[^>]*data-count="(\d+)"/g)].map((m) => m[1]), [
     "0",
     "4",
     "2",
   ]);
-  // The bar of the fullest bin is the strip's full height (50); the empty bin's is 0.
+  // The bar of the fullest bin is the strip's full height (42); the empty bin's is 0.
   assert.match(
     html,
-    /<rect class="bar" x="[^"]+" y="262" width="[^"]+" height="50"[^>]*data-bin="0\.2–0\.3"/,
+    /<rect class="bar" x="[^"]+" y="254" width="[^"]+" height="42"[^>]*data-bin="0\.2–0\.3"/,
   );
-  assert.match(html, /<line class="diagonal" x1="64" y1="244" x2="616" y2="14"/);
+  assert.match(html, /<line class="diagonal" x1="64" y1="232" x2="460" y2="12"/);
   assert.match(html, /<title id="rel-title">Reliability<\/title>/);
   assert.match(html, /<desc id="rel-desc">Observed frequency against mean forecast.<\/desc>/);
   assert.match(html, /Perfect calibration/);

@@ -58,5 +58,12 @@ Deno.test("the consensus baseline skips events without a forecast and counts a m
   fold.add(events[2]!, consensusPrediction(events[2]!, null));
   const row = fold.result();
   assert.deepEqual([row.events, row.preds, row.validPreds, row.invalidPreds], [3, 1, 0, 1]);
-  assert.deepEqual([row.brier, row.brierInterval], [0, null]);
+  // No valid prediction: no figure (the scorer's fold gives 0, which would read as a perfect Brier).
+  assert.deepEqual([row.brier, row.brierInterval, row.weightedBrier, row.accuracy, row.calibration], [
+    null,
+    null,
+    null,
+    null,
+    null,
+  ]);
 });

@@ -58,10 +58,14 @@ function historyPoints(events: ReturnType<typeof openEvent>[]): ForecastPoint[] 
 }
 
 /**
- * The world, scored at `COMPUTED_AT`, with prices (unless `prices: false`) and one live event in
+ * The world, scored at `COMPUTED_AT`, with prices (unless `prices: false`), the consensus history
+ * (unless `history: false`: then the consensus baseline has no prediction) and one live event in
  * the catalog; the service's clock is at `NOW`.
  */
-export async function boardWorld(storage: Storage, options: { prices?: boolean } = {}): Promise<TestService> {
+export async function boardWorld(
+  storage: Storage,
+  options: { prices?: boolean; history?: boolean } = {},
+): Promise<TestService> {
   const events = [1, 2, 3, 4, 5].map((n) => openEvent(`polymarket-${n}`));
   await storePredictions(
     storage,
@@ -73,7 +77,7 @@ export async function boardWorld(storage: Storage, options: { prices?: boolean }
   );
   for (const event of events) await resolve(storage, event, RESOLVED_AT, RESOLVED_AT);
   await putEvents(storage, [eventRecord("polymarket-9", NOW, { endsInHours: 200 })], NOW);
-  await storage.forecastHistory.putPoints(historyPoints(events));
+  if (options.history !== false) await storage.forecastHistory.putPoints(historyPoints(events));
   await syncMetagraph(storage, [0, 1, 2, 3], { syncedAtMs: BASE - 10 * DAY });
   await syncMetagraph(storage, [0, 1, 2, 3], { syncedAtMs: NOW });
   await registerMiners(storage, "org-a", [minerHotkey(0), minerHotkey(2)]);

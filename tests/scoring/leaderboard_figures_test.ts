@@ -75,6 +75,32 @@ adapterTest(
   },
 );
 
+Deno.test("a baseline without a valid prediction has null figures in JSON and empty ones in the CSV, not 0", async () => {
+  await using service = await boardWorld(await openKvStorage(":memory:"), { history: false });
+  const consensus = (await board(service)).baselines[1];
+  assert.deepEqual(consensus, {
+    name: "consensus",
+    events: 5,
+    preds: 0,
+    validPreds: 0,
+    invalidPreds: 0,
+    brier: null,
+    brierInterval: null,
+    weightedBrier: null,
+    accuracy: null,
+    calibration: null,
+  });
+  const csv = (await (await service.request("/v1/leaderboard?format=csv")).text()).split("\r\n");
+  const row = csv[2]!.split(",");
+  const field = (name: string) => row[BOARD_CSV_FIELDS.indexOf(name)];
+  assert.deepEqual(
+    ["hotkey", "brier", "calibration", "validPreds"].map(field),
+    ["consensus", "", "", "0"],
+  );
+  // The market baseline and the miners keep their figures.
+  assert.equal((await board(service)).baselines[0].brier, 0.36);
+});
+
 Deno.test("sort and order list the board by a column, ties and miners without a figure last", async () => {
   await using service = await boardWorld(await openKvStorage(":memory:"));
   assert.deepEqual(uids(await board(service)), [0, 1, 2]);

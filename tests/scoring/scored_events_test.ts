@@ -181,6 +181,24 @@ adapterTest(
   },
 );
 
+Deno.test(
+  "an out-of-range number is refused in the catalog's words: must be at least / at most",
+  async () => {
+    await using service = await openTestService({});
+    const problems = async (path: string) => {
+      const response = await service.request(path);
+      assert.equal(response.status, 400, path);
+      return (await response.json()).error.details.fields;
+    };
+    const atLeastOne = [{ field: "limit", problem: "must be at least 1" }];
+    assert.deepEqual(await problems("/v1/events/scored?limit=0"), atLeastOne);
+    assert.deepEqual(await problems("/v1/events?limit=0"), atLeastOne);
+    assert.deepEqual(await problems("/v1/events/scored?miners=51"), [
+      { field: "miners", problem: "must be at most 50" },
+    ]);
+  },
+);
+
 adapterTest("the default query is served for 60 s; other queries are not cached", async ({ storage }) => {
   await using service = await world(storage);
   assert.deepEqual(ids(await page(service)), [e1.id, e2.id, e3.id]);

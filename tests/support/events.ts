@@ -37,9 +37,13 @@ export function eventRecord(
   };
 }
 
-/** A resolved copy of `event`: the first outcome won at `resolvedAtMs`. */
-export function resolved(event: EventRecord, resolvedAtMs: number): EventRecord {
-  const winner = event.outcomes[0]!;
+/** A resolved copy of `event`: its first outcome (or the one at index `winner`) won at `resolvedAtMs`. */
+export function resolved(
+  event: EventRecord,
+  resolvedAtMs: number,
+  options: { winner?: number } = {},
+): EventRecord {
+  const winner = event.outcomes[options.winner ?? 0]!;
   const finalPrices = Object.fromEntries(event.outcomes.map((o) => [o.outcomeId, o === winner ? 1 : 0]));
   return {
     ...event,

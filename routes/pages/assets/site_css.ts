@@ -54,6 +54,11 @@ thead th { background: var(--panel); font-weight: 600; }
 td.num, th.num { text-align: right; }
 td.wrap, th.wrap { white-space: normal; min-width: 16rem; }
 tr.baseline td { background: var(--panel); font-style: italic; }
+body.wide header.site nav, body.wide main, body.wide footer.site { max-width: 90rem; }
+table.board th, table.board td { padding: 0.35rem 0.45rem; }
+table.board tr.baseline th { white-space: normal; min-width: 8.5rem; }
+table.pairs th, table.pairs td { white-space: normal; }
+table.board .ci { display: block; font-size: 0.78rem; color: var(--muted); }
 th a { color: inherit; }
 th abbr { text-decoration: underline dotted; cursor: help; }
 dl.defs dt { font-weight: 600; margin-top: 0.6rem; }
@@ -64,12 +69,12 @@ input, select, button { font: inherit; color: var(--fg); background: var(--bg); 
 button { background: var(--link); color: var(--bg); border-color: var(--link); cursor: pointer; font-weight: 600; }
 .pager { display: flex; gap: 1rem; margin: 0.8rem 0; }
 figure.chart { margin: 1rem 0; }
-figure.chart svg { width: 100%; max-width: 48rem; height: auto; display: block; }
+figure.chart svg { width: 100%; max-width: 40rem; height: auto; display: block; }
 figure.chart figcaption { color: var(--muted); font-size: 0.9rem; }
 details.data summary { cursor: pointer; color: var(--link); margin: 0.3rem 0; }
 svg .axis { stroke: var(--muted); }
 svg .grid { stroke: var(--line); }
-svg text { fill: var(--muted); font-size: 12px; font-family: system-ui, sans-serif; }
+svg text { fill: var(--muted); font-size: 15px; font-family: system-ui, sans-serif; }
 svg .s1 { stroke: var(--s1); fill: var(--s1); }
 svg .s2 { stroke: var(--s2); fill: var(--s2); }
 svg .s3 { stroke: var(--s3); fill: var(--s3); }
@@ -86,7 +91,13 @@ ul.outcomes { list-style: none; margin: 0; padding: 0; }
 .form-actions { display: flex; gap: 1rem; align-items: center; }
 section.scored-event { border-top: 1px solid var(--line); margin-top: 1.2rem; }
 .tag { display: inline-block; padding: 0 0.4rem; border: 1px solid var(--line); border-radius: 999px; font-size: 0.8rem; color: var(--muted); }
+@media (min-width: 42rem) {
+  figure.chart svg text { font-size: 11.5px; }
+}
 @media (max-width: 40rem) {
+  table.board thead th:nth-child(3), table.board tbody th[scope="row"] { position: sticky; left: 0; z-index: 1; box-shadow: 1px 0 0 var(--line); }
+  table.board tbody th[scope="row"] { background: var(--bg); }
+  table.board tr.baseline th { background: var(--panel); min-width: 7.5rem; }
   h1 { font-size: 1.4rem; }
   main { padding: 0.6rem 0.7rem 1.5rem; }
 }

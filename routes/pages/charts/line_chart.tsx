@@ -1,7 +1,10 @@
 import { TableScroll } from "../kit/blocks.tsx";
 import { DASHES, MARKERS, MarkerShape } from "./markers.tsx";
-import { extent, linearScale, type Scale } from "./scale.ts";
+import { CHART_WIDTH, textWidth } from "./chart_text.ts";
+import { type PlacedLabel, placeLabels } from "./tick_labels.ts";
+import { distinctLabels, extent, instantTicks, linearScale, niceTicks, type Scale } from "./scale.ts";
 
+/** A point of a series: `x` an instant (ms since the epoch), `y` its value. */
 export interface ChartPoint {
   x: number;
   y: number;
@@ -28,29 +31,49 @@ export interface LineChartProps {
   yDomain?: [number, number];
 }
 
-const WIDTH = 640, HEIGHT = 300;
-const PLOT = { left: 64, right: 16, top: 14, bottom: 62 };
+const WIDTH = CHART_WIDTH;
+const PLOT = { left: 78, right: 16, top: 12, bottom: 212 };
+/** Where the x axis' tick labels, its title and the legend's rows sit (their baselines). */
+const BELOW = { ticks: PLOT.bottom + 20, title: PLOT.bottom + 44, legend: PLOT.bottom + 70, row: 24 };
+/** The least room between two x tick labels, in SVG units. */
+const LABEL_GAP = 8;
 
 /**
- * A line chart drawn on the server as SVG with presentation attributes only (no `style=`): a
- * title and description for screen readers, axes with ticks, each series a line with its own
- * colour class, dash and marker (each marker carries its data in `data-*`), a legend, and the same
- * data as a table under it.
+ * A line chart of values over time drawn on the server as SVG with presentation attributes only
+ * (no `style=`): a title and description for screen readers, axes with ticks (y at nice values, x
+ * at each point's instant while their labels have room, else at whole hours, days or weeks; each
+ * label written once), each series a line with its own colour
+ * class, dash and marker (each marker carries its data in `data-*`), a legend, and the same data as
+ * a table under it. A chart of one instant draws it in the middle.
  */
 export function LineChart(props: LineChartProps) {
   const xs = props.series.flatMap((s) => s.points.map((p) => p.x));
   const ys = props.series.flatMap((s) => s.points.map((p) => p.y));
-  const x = linearScale(extent(xs), [PLOT.left, WIDTH - PLOT.right], 4);
-  const y = linearScale(props.yDomain ?? extent(ys), [HEIGHT - PLOT.bottom, PLOT.top], 4);
+  const xDomain = extent(xs), yDomain = props.yDomain ?? extent(ys);
+  const x = linearScale(xDomain, [PLOT.left, WIDTH - PLOT.right]);
+  const xTicks = distinctLabels(instantTicks(xs, minStepMs(xDomain, props.formatX)), props.formatX);
+  const axes: AxesProps = {
+    y: linearScale(yDomain, [PLOT.bottom, PLOT.top]),
+    xLabels: placeLabels(xTicks, { position: x, format: props.formatX, width: WIDTH, gap: LABEL_GAP }),
+    yTicks: distinctLabels(niceTicks(yDomain), props.formatY),
+  };
+  const height = BELOW.legend + (props.series.length - 1) * BELOW.row + 12;
   const titleId = `${props.id}-title`, descId = `${props.id}-desc`;
   return (
     <figure class="chart" id={props.id}>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${titleId} ${descId}`}>
+      <svg viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-labelledby={`${titleId} ${descId}`}>
         <title id={titleId}>{props.title}</title>
         <desc id={descId}>{props.description}</desc>
-        <Axes x={x} y={y} {...props} />
+        <Axes {...axes} {...props} />
         {props.series.map((line, index) => (
-          <Line line={line} index={index} x={x} y={y} formatX={props.formatX} formatY={props.formatY} />
+          <Line
+            line={line}
+            index={index}
+            x={x}
+            y={axes.y}
+            formatX={props.formatX}
+            formatY={props.formatY}
+          />
         ))}
         <Legend series={props.series} />
       </svg>
@@ -63,12 +86,24 @@ export function LineChart(props: LineChartProps) {
   );
 }
 
-function Axes(props: LineChartProps & { x: Scale; y: Scale }) {
-  const { x, y } = props;
-  const bottom = HEIGHT - PLOT.bottom;
+/** The least time between x ticks for their labels (as wide as the first one's) not to touch. */
+function minStepMs(domain: [number, number], format: (x: number) => string): number {
+  const room = (textWidth(format(domain[0])) + LABEL_GAP) / (WIDTH - PLOT.left - PLOT.right);
+  return (domain[1] - domain[0]) * room;
+}
+
+interface AxesProps {
+  y: Scale;
+  xLabels: readonly PlacedLabel[];
+  yTicks: readonly number[];
+}
+
+function Axes(props: LineChartProps & AxesProps) {
+  const { y } = props;
+  const middle = (PLOT.top + PLOT.bottom) / 2;
   return (
     <g>
-      {y.ticks.map((tick) => (
+      {props.yTicks.map((tick) => (
         <g>
           <line
             class="grid"
@@ -78,34 +113,41 @@ function Axes(props: LineChartProps & { x: Scale; y: Scale }) {
             y2={y(tick)}
             stroke-width={1}
           />
-          <text x={PLOT.left - 6} y={y(tick) + 4} text-anchor="end">{props.formatY(tick)}</text>
+          <text class="y-tick" x={PLOT.left - 6} y={y(tick) + 5} text-anchor="end">
+            {props.formatY(tick)}
+          </text>
         </g>
       ))}
-      {x.ticks.map((tick, i) => (
-        <text x={x(tick)} y={bottom + 18} text-anchor={tickAnchor(i, x.ticks.length)}>
-          {props.formatX(tick)}
-        </text>
+      {props.xLabels.map((label) => (
+        <g>
+          <line
+            class="axis"
+            x1={label.at}
+            x2={label.at}
+            y1={PLOT.bottom}
+            y2={PLOT.bottom + 5}
+            stroke-width={1}
+          />
+          <text class="x-tick" x={label.at} y={BELOW.ticks} text-anchor={label.anchor}>{label.text}</text>
+        </g>
       ))}
-      <line class="axis" x1={PLOT.left} x2={WIDTH - PLOT.right} y1={bottom} y2={bottom} stroke-width={1} />
-      <line class="axis" x1={PLOT.left} x2={PLOT.left} y1={PLOT.top} y2={bottom} stroke-width={1} />
-      <text x={(PLOT.left + WIDTH - PLOT.right) / 2} y={bottom + 36} text-anchor="middle">
+      <line
+        class="axis"
+        x1={PLOT.left}
+        x2={WIDTH - PLOT.right}
+        y1={PLOT.bottom}
+        y2={PLOT.bottom}
+        stroke-width={1}
+      />
+      <line class="axis" x1={PLOT.left} x2={PLOT.left} y1={PLOT.top} y2={PLOT.bottom} stroke-width={1} />
+      <text x={(PLOT.left + WIDTH - PLOT.right) / 2} y={BELOW.title} text-anchor="middle">
         {props.xLabel}
       </text>
-      <text
-        x={14}
-        y={(PLOT.top + bottom) / 2}
-        text-anchor="middle"
-        transform={`rotate(-90 14 ${(PLOT.top + bottom) / 2})`}
-      >
+      <text x={16} y={middle} text-anchor="middle" transform={`rotate(-90 16 ${middle})`}>
         {props.yLabel}
       </text>
     </g>
   );
-}
-
-/** The first x tick's label starts at its tick and the last ends at it, so neither leaves the chart. */
-function tickAnchor(index: number, count: number): "start" | "middle" | "end" {
-  return index === 0 ? "start" : index === count - 1 ? "end" : "middle";
 }
 
 interface LineProps extends Pick<LineChartProps, "formatX" | "formatY"> {
@@ -135,12 +177,13 @@ function Line(props: LineProps) {
   );
 }
 
+/** One row per series under the axis title: its dash and marker, then its name. */
 function Legend(props: { series: readonly ChartSeries[] }) {
-  const top = HEIGHT - 16;
+  const left = PLOT.left;
   return (
     <g>
       {props.series.map((series, index) => {
-        const left = PLOT.left + index * 150;
+        const top = BELOW.legend + index * BELOW.row;
         return (
           <g class={`s${index + 1}`}>
             <line
@@ -152,7 +195,7 @@ function Legend(props: { series: readonly ChartSeries[] }) {
               stroke-dasharray={DASHES[index]}
             />
             <MarkerShape shape={MARKERS[index]!} x={left + 14} y={top} />
-            <text x={left + 34} y={top + 4}>{series.name}</text>
+            <text x={left + 36} y={top + 5}>{series.name}</text>
           </g>
         );
       })}

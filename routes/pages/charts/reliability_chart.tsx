@@ -1,5 +1,6 @@
 import { TableScroll } from "../kit/blocks.tsx";
-import { linearScale, round } from "./scale.ts";
+import { CHART_WIDTH } from "./chart_text.ts";
+import { linearScale, niceTicks, round } from "./scale.ts";
 
 /** One bin of a reliability diagram: forecasts in [bin/10, (bin+1)/10), the last including 1. */
 export interface ReliabilityPoint {
@@ -21,11 +22,14 @@ export interface ReliabilityChartProps {
   bins: readonly ReliabilityPoint[];
 }
 
-const WIDTH = 640, HEIGHT = 400;
-const PLOT = { left: 64, right: 24, top: 14, bottom: 244 };
+const WIDTH = CHART_WIDTH;
+const PLOT = { left: 64, right: 20, top: 12, bottom: 232 };
 /** The strip under the plot where each bin's count is a bar. */
-const BARS = { top: 262, bottom: 312 };
-const TICKS = [0, 0.2, 0.4, 0.6, 0.8, 1];
+const BARS = { top: 254, bottom: 296 };
+/** Where the x axis' tick labels, its title and the legend's rows sit (their baselines). */
+const BELOW = { ticks: BARS.bottom + 20, title: BARS.bottom + 44, legend: BARS.bottom + 70, row: 24 };
+const HEIGHT = BELOW.legend + 2 * BELOW.row + 12;
+const TICKS = niceTicks([0, 1]);
 
 const x = linearScale([0, 1], [PLOT.left, WIDTH - PLOT.right]);
 const y = linearScale([0, 1], [PLOT.bottom, PLOT.top]);
@@ -35,9 +39,9 @@ const range = (bin: number) => `${(bin / 10).toFixed(1)}–${((bin + 1) / 10).to
 
 /**
  * A reliability diagram drawn on the server as SVG with presentation attributes only: observed
- * frequency against mean forecast per bin (a circle each, its data in `data-*`, its count written
- * beside it), the diagonal of perfect calibration (dashed), the count of forecasts per bin as bars
- * under the plot, a legend, and the same data as a table.
+ * frequency against mean forecast per bin (a circle each, its data in `data-*`), the diagonal of
+ * perfect calibration (dashed), the count of forecasts per bin as bars under the plot with the
+ * count written over each, a legend, and the same data as a table.
  */
 export function ReliabilityChart(props: ReliabilityChartProps) {
   const titleId = `${props.id}-title`, descId = `${props.id}-desc`;
@@ -70,6 +74,7 @@ export function ReliabilityChart(props: ReliabilityChartProps) {
 }
 
 function Axes() {
+  const middle = (PLOT.top + PLOT.bottom) / 2;
   return (
     <g>
       {TICKS.map((tick) => (
@@ -82,8 +87,8 @@ function Axes() {
             y2={y(tick)}
             stroke-width={1}
           />
-          <text x={PLOT.left - 6} y={y(tick) + 4} text-anchor="end">{two(tick)}</text>
-          <text x={x(tick)} y={BARS.bottom + 16} text-anchor="middle">{two(tick)}</text>
+          <text x={PLOT.left - 6} y={y(tick) + 5} text-anchor="end">{two(tick)}</text>
+          <text x={x(tick)} y={BELOW.ticks} text-anchor="middle">{two(tick)}</text>
         </g>
       ))}
       <line
@@ -103,18 +108,13 @@ function Axes() {
         y2={BARS.bottom}
         stroke-width={1}
       />
-      <text x={(PLOT.left + WIDTH - PLOT.right) / 2} y={BARS.bottom + 34} text-anchor="middle">
+      <text x={(PLOT.left + WIDTH - PLOT.right) / 2} y={BELOW.title} text-anchor="middle">
         Forecast probability of the predicted outcome
       </text>
-      <text
-        x={14}
-        y={(PLOT.top + PLOT.bottom) / 2}
-        text-anchor="middle"
-        transform={`rotate(-90 14 ${(PLOT.top + PLOT.bottom) / 2})`}
-      >
+      <text x={16} y={middle} text-anchor="middle" transform={`rotate(-90 16 ${middle})`}>
         Observed frequency
       </text>
-      <text x={PLOT.left - 6} y={(BARS.top + BARS.bottom) / 2 + 4} text-anchor="end">n</text>
+      <text x={PLOT.left - 6} y={(BARS.top + BARS.bottom) / 2 + 5} text-anchor="end">n</text>
     </g>
   );
 }
@@ -149,7 +149,10 @@ function Bars(props: { bins: readonly ReliabilityPoint[] }) {
   );
 }
 
-/** One circle per non-empty bin, at (mean forecast, observed frequency), labelled with its count. */
+/**
+ * One circle per non-empty bin, at (mean forecast, observed frequency); its count is the bar under
+ * it (labels beside the points would cover each other where bins are close).
+ */
 function Points(props: { series: string; bins: readonly ReliabilityPoint[] }) {
   const shown = props.bins.filter((bin) => bin.meanForecast !== null && bin.observedFrequency !== null);
   return (
@@ -169,7 +172,6 @@ function Points(props: { series: string; bins: readonly ReliabilityPoint[] }) {
               data-bin={range(bin.bin)}
               data-count={bin.count}
             />
-            <text class="label" x={cx + 7} y={cy - 6}>n={bin.count}</text>
           </g>
         );
       })}
@@ -177,27 +179,28 @@ function Points(props: { series: string; bins: readonly ReliabilityPoint[] }) {
   );
 }
 
+/** One row per mark under the axis title: the forecaster's points, the diagonal, the bars. */
 function Legend(props: { series: string }) {
-  const top = HEIGHT - 14;
   const left = PLOT.left;
+  const row = (index: number) => BELOW.legend + index * BELOW.row;
   return (
     <g>
       <g class="s1">
-        <circle cx={left + 6} cy={top} r={4.5} class="legend-mark" />
-        <text x={left + 16} y={top + 4}>{props.series} (n = forecasts in the bin)</text>
+        <circle cx={left + 14} cy={row(0)} r={4.5} class="legend-mark" />
+        <text x={left + 36} y={row(0) + 5}>{props.series}</text>
       </g>
       <line
         class="diagonal"
-        x1={left + 250}
-        x2={left + 278}
-        y1={top}
-        y2={top}
+        x1={left}
+        x2={left + 28}
+        y1={row(1)}
+        y2={row(1)}
         stroke-width={1.5}
         stroke-dasharray="6 4"
       />
-      <text x={left + 284} y={top + 4}>Perfect calibration</text>
-      <rect class="bar" x={left + 420} y={top - 6} width={12} height={12} stroke-width={1} />
-      <text x={left + 438} y={top + 4}>Forecasts per bin</text>
+      <text x={left + 36} y={row(1) + 5}>Perfect calibration</text>
+      <rect class="bar" x={left + 8} y={row(2) - 6} width={12} height={12} stroke-width={1} />
+      <text x={left + 36} y={row(2) + 5}>Forecasts per bin</text>
     </g>
   );
 }

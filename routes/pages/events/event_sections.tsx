@@ -39,14 +39,23 @@ export function OutcomesTable(props: { event: EventRecord }) {
 }
 
 /**
- * The chart of the first outcome's probability: the market's price and, once the event is
- * settled, the consensus (y 0..1, hourly).
+ * The outcome the price chart follows: once settled the winner (the outcome the miners' forecasts
+ * table names), before that (or when voided) the first outcome.
+ */
+function chartedOutcome(detail: EventDetail): EventRecord["outcomes"][number] | undefined {
+  const { event } = detail.event;
+  const winnerId = detail.scored?.winningOutcome.outcomeId ?? event.resolution.winningOutcomeId;
+  return event.outcomes.find((outcome) => outcome.outcomeId === winnerId) ?? event.outcomes[0];
+}
+
+/**
+ * The chart of one outcome's probability (`chartedOutcome`): the market's price and, once the
+ * event is settled, the consensus (y 0..1, hourly).
  */
 export function PriceChart(props: { detail: EventDetail }) {
-  const { event } = props.detail.event;
   const { history } = props.detail;
-  const first = event.outcomes[0];
-  if (!first || history.market.length === 0) {
+  const charted = chartedOutcome(props.detail);
+  if (!charted || history.market.length === 0) {
     return (
       <EmptyState
         why="No price history yet: the forecast-history job records the market's prices once an hour."
@@ -55,25 +64,25 @@ export function PriceChart(props: { detail: EventDetail }) {
     );
   }
   const pick = (at: string, values: Record<string, number> | null) => {
-    const y = values?.[first.outcomeId];
+    const y = values?.[charted.outcomeId];
     return y === undefined ? [] : [{ x: Date.parse(at), y }];
   };
   const series: ChartSeries[] = [
-    { name: `Market: ${first.name}`, points: history.market.flatMap((p) => pick(p.at, p.prices)) },
+    { name: `Market: ${charted.name}`, points: history.market.flatMap((p) => pick(p.at, p.prices)) },
   ];
   if (history.consensus) {
     series.push({
-      name: `Consensus: ${first.name}`,
+      name: `Consensus: ${charted.name}`,
       points: history.consensus.flatMap((p) => pick(p.at, p.forecast)),
     });
   }
   return (
     <LineChart
       id="price-history"
-      title={`Probability of “${first.name}”`}
+      title={`Probability of “${charted.name}”`}
       description={history.consensus
-        ? `The market's price of “${first.name}” and the miners' consensus, hourly, over the 7 days before the resolution.`
-        : `The market's price of “${first.name}”, hourly, over the last 7 days.`}
+        ? `The market's price of “${charted.name}” and the miners' consensus, hourly, over the 7 days before the resolution.`
+        : `The market's price of “${charted.name}”, hourly, over the last 7 days.`}
       series={series}
       xLabel="Hour (UTC, month-day)"
       yLabel="Probability"

@@ -47,3 +47,21 @@ export function day(at: string | number): string {
 export function shortKey(hotkey: string): string {
   return hotkey.length <= 12 ? hotkey : `${hotkey.slice(0, 6)}…${hotkey.slice(-4)}`;
 }
+
+const UNITS: ReadonlyArray<readonly [number, string]> = [
+  [3_600_000, "hour"],
+  [60_000, "minute"],
+  [1_000, "second"],
+];
+
+/**
+ * How often something happens, said for any period in ms: `every second`, `every 5 minutes`,
+ * `every 1.5 seconds`, `every 250 milliseconds`; 0 is `on every request`.
+ */
+export function every(ms: number): string {
+  if (ms <= 0) return "on every request";
+  const [size, unit] = UNITS.find(([size]) => ms % size === 0) ??
+    (ms >= 1_000 ? UNITS[UNITS.length - 1]! : [1, "millisecond"] as const);
+  const amount = ms / size;
+  return amount === 1 ? `every ${unit}` : `every ${count(amount)} ${unit}s`;
+}

@@ -14,6 +14,8 @@ export interface LayoutProps {
   title: string;
   /** The path of the page, to mark its navigation link as current. */
   path: string;
+  /** A page around a wide table: the page may use more of a wide screen (90rem, not 72rem). */
+  wide?: boolean;
   children?: Child;
 }
 
@@ -31,7 +33,7 @@ export function Layout(props: LayoutProps) {
         <link rel="stylesheet" href="/assets/site.css" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
       </head>
-      <body>
+      <body class={props.wide ? "wide" : undefined}>
         <a class="skip" href="#main">Skip to content</a>
         <header class="site">
           <nav aria-label="Main">

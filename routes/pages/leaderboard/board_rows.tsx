@@ -71,7 +71,6 @@ export function MinerRow(props: { row: LeaderboardNeuron }) {
 /** A baseline's row: marked as a baseline, not ranked, no score, edge, gate or payout. */
 export function BaselineRow(props: { baseline: BaselineScoring }) {
   const { baseline } = props;
-  const scored = baseline.validPreds > 0;
   return (
     <tr class="baseline" data-baseline={baseline.name}>
       <td>
@@ -81,11 +80,11 @@ export function BaselineRow(props: { baseline: BaselineScoring }) {
       <th scope="row">{BASELINE_LABELS[baseline.name]}</th>
       <td class="num">—</td>
       <td class="num">
-        {scored ? brier(baseline.brier) : "—"}
+        {fixed(baseline.brier, 3)}
         <Interval interval={baseline.brierInterval} format={brier} />
       </td>
       <td class="num">—</td>
-      <td class="num">{scored ? fixed(baseline.calibration, 3) : "—"}</td>
+      <td class="num">{fixed(baseline.calibration, 3)}</td>
       <td class="num">{baseline.validPreds}</td>
       <td class="num">{baseline.invalidPreds}</td>
       <td>—</td>

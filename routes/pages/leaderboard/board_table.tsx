@@ -37,7 +37,7 @@ export function BoardTable(props: { board: Leaderboard; rows: readonly Leaderboa
   const sortedBy = BOARD_COLUMNS.find((column) => column.sort === view.sort)?.heading ?? view.sort;
   return (
     <TableScroll label="Leaderboard table">
-      <table id="leaderboard">
+      <table id="leaderboard" class="board">
         <caption>
           Forecasting miners sorted by {sortedBy},{" "}
           {ORDER_WORDS[view.order]}; the baselines are pinned first and not ranked. Select a column's name to

@@ -7,7 +7,7 @@ import {
   parseLeaderboardQuery,
 } from "../../scoring/leaderboard_query.ts";
 import { Banner, DEMO_HINT, EmptyState, Provenance } from "../kit/blocks.tsx";
-import { utc } from "../kit/format.ts";
+import { every, utc } from "../kit/format.ts";
 import { Layout } from "../kit/layout.tsx";
 import { htmlOf } from "../kit/render.ts";
 import { sendPage } from "../kit/page_answer.ts";
@@ -46,12 +46,12 @@ function BoardPage(props: { board: Leaderboard; query: LeaderboardQuery; deps: L
   const rows = props.deps.views.rows(board, query);
   const { scoringMeta, window } = board;
   return (
-    <Layout title="Leaderboard" path="/leaderboard">
+    <Layout title="Leaderboard" path="/leaderboard" wide>
       <h1>Leaderboard</h1>
       <Provenance
         computedAt={window.lastRunAt}
         window={`the ${scoringMeta.windowDays} days to ${utc(window.to)} (events resolved in that window)`}
-        note={<>Board built {utc(board.updatedAt)}, rebuilt every minute.</>}
+        note={<>Board built {utc(board.updatedAt)}, rebuilt {every(props.deps.view.cacheMs)}.</>}
       />
       <StaleBanner board={board} />
       <p>

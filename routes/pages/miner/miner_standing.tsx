@@ -152,7 +152,7 @@ function ChainFigures(props: { neuron: LeaderboardNeuron }) {
   ];
   return (
     <TableScroll label="Chain figures">
-      <table>
+      <table class="pairs">
         <tbody>
           {rows.map(([name, value]) => (
             <tr>

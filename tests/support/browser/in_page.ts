@@ -55,11 +55,20 @@ export function blurAll(): void {
 }
 
 /**
- * What breaks a narrow screen: the document scrolling sideways, or an element that scrolls
- * sideways that a keyboard cannot focus (it could not be scrolled without a pointer).
+ * What breaks a narrow screen: the document scrolling sideways, an element that scrolls sideways
+ * that a keyboard cannot focus (it could not be scrolled without a pointer), or chart text shown
+ * smaller than 11 px.
  */
 export function layoutProblems(): string[] {
+  const leastTextPx = 11;
   const problems: string[] = [];
+  for (const text of document.querySelectorAll<SVGTextElement>("figure.chart svg text")) {
+    const scale = text.getScreenCTM();
+    const px = scale ? Math.hypot(scale.a, scale.b) * parseFloat(getComputedStyle(text).fontSize) : 0;
+    if (px < leastTextPx) {
+      problems.push(`chart text "${text.textContent}" is ${px.toFixed(1)}px (at least ${leastTextPx})`);
+    }
+  }
   const root = document.scrollingElement ?? document.documentElement;
   if (root.scrollWidth > root.clientWidth + 1) {
     problems.push(`the page is ${root.scrollWidth}px wide in a ${root.clientWidth}px window`);
@@ -97,6 +106,13 @@ export async function countOperations(): Promise<{ shown: number; documented: nu
   const document_ = await (await fetch("/openapi.json")).json() as { paths: Record<string, object> };
   const documented = Object.values(document_.paths).reduce((sum, item) => sum + Object.keys(item).length, 0);
   return { shown: document.querySelectorAll(".opblock").length, documented };
+}
+
+/** How wide the element `selector` names is and how wide its content: it scrolls sideways when larger. */
+export function widths(selector: string): { content: number; shown: number } {
+  const element = document.querySelector<HTMLElement>(selector);
+  if (!element) throw new Error(`No element ${selector}`);
+  return { content: element.scrollWidth, shown: element.clientWidth };
 }
 
 /** The height of the whole document, in CSS pixels. */

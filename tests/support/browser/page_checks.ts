@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
 import { axeViolations } from "./axe.ts";
 import type { Site } from "./browser_site.ts";
-import { layoutProblems } from "./in_page.ts";
+import { layoutProblems, widths } from "./in_page.ts";
 import { DESKTOP, PHONE, type Viewport, type Visit, type VisitOptions, visitPage } from "./page_visit.ts";
 import type { PublicPage } from "./public_pages.ts";
 import { tabWalk } from "./tab_walk.ts";
@@ -54,7 +54,10 @@ export async function checkRendered(browser: Browser, site: Site, page: PublicPa
   assertNoProblems(visit, page.path);
 }
 
-/** Phone width: nothing scrolls sideways but containers a keyboard can focus; no problem. */
+/**
+ * Phone width: nothing scrolls sideways but containers a keyboard can focus (and not those the
+ * page says fit), chart text at least 11 px; no problem.
+ */
 export async function checkNarrow(
   browser: Browser,
   site: Site,
@@ -63,6 +66,11 @@ export async function checkNarrow(
 ) {
   await using visit = await visitRendered(browser, site, page, { viewport });
   assert.deepEqual(await visit.page.evaluate(layoutProblems), [], `${page.path} at ${viewport.width}px`);
+  for (const selector of page.fitsNarrow ?? []) {
+    if (await visit.page.locator(selector).count() === 0) continue; // not on this data set's page
+    const { content, shown } = await visit.page.evaluate(widths, selector);
+    assert.ok(content <= shown, `${selector} fits at ${viewport.width}px: ${content}px in ${shown}px`);
+  }
   assertNoProblems(visit, `${page.path} at ${viewport.width}px`);
 }
 

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import type { DataSet } from "./browser_site.ts";
-import { countOperations } from "./in_page.ts";
+import { countOperations, widths } from "./in_page.ts";
 import { worldIds } from "../populated/populated_service.ts";
 
 /** The uids of the leaderboard's miner rows, in the order shown. */
@@ -52,6 +52,8 @@ export interface PublicPage {
   axeExcepted?: Readonly<Record<string, string>>;
   /** More checks of the rendered page (desktop, JavaScript on), after `ready`. */
   expect?: (page: Page) => Promise<void>;
+  /** Elements (CSS selectors) that must not scroll sideways at phone width where they are shown. */
+  fitsNarrow?: readonly string[];
 }
 
 /** The event ids of the catalog table on the page, in order. */
@@ -119,6 +121,8 @@ export const PUBLIC_PAGES: readonly PublicPage[] = [
       // The empty data set's board is empty: its page says why (the page kit's tests hold the text).
       if (await page.locator("tbody.miners tr").count() === 0) return;
       assert.equal(await page.locator("tbody.baselines tr").count(), 2, "the two baselines are pinned");
+      const table = await page.evaluate(widths, '[aria-label="Leaderboard table"]');
+      assert.ok(table.content <= table.shown, `every column shows at 1280 px: ${JSON.stringify(table)}`);
       await checkBoardSorts(page);
     },
   },
@@ -146,6 +150,7 @@ export const PUBLIC_PAGES: readonly PublicPage[] = [
       if (await page.locator("h1", { hasText: "Not found" }).count() > 0) return; // the empty data set
       assert.ok(await page.locator("svg .point").count() > 0, "its charts have points");
     },
+    fitsNarrow: ['[aria-label="Chain figures"]'],
   },
   {
     name: "docs",
