@@ -70,7 +70,7 @@ pythonTest({
       const scores = await twoDifferentScores(base!, deadline);
       assert.ok(scores[0]! > scores[1]! && scores[1]! > 0, `${scores}`);
       const consensus = await consensusBaseline(base!, deadline);
-      assert.ok(consensus.validPreds > 0 && consensus.brier > 0, JSON.stringify(consensus));
+      assert.ok(consensus.validPreds > 0 && (consensus.brier ?? 0) > 0, JSON.stringify(consensus));
 
       const scored = await (await fetch(`${base}/v1/events/scored?limit=25&miners=10`)).json();
       assert.ok(scored.items.length > 0, "there are scored events");
