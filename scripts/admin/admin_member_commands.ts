@@ -1,4 +1,4 @@
-import type { AdminCommand, AdminOptions } from "./admin_commands.ts";
+import type { AdminCommand, AdminOptions } from "./admin_command.ts";
 import { formatPage, formatRecord, formatTable } from "./admin_format.ts";
 
 const seg = encodeURIComponent;
