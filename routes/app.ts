@@ -250,7 +250,17 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   if (publicOrigin !== undefined) {
-    app.route("/", dashboardRoutes({ sessions: deps.dashboard.sessions, publicOrigin }));
+    app.route(
+      "/",
+      dashboardRoutes({
+        sessions: deps.dashboard.sessions,
+        publicOrigin,
+        stores: { members: deps.storage.members, sessions: deps.storage.sessions, orgs: deps.storage.orgs },
+        askMembership: deps.dashboard.askMembership,
+        askOrg: deps.askOrg,
+        clock: deps.clock,
+      }),
+    );
   }
   app.route(
     "/",
