@@ -1,0 +1,63 @@
+/**
+ * The dashboard's journey in Chromium with its virtual authenticator: the operator invites an
+ * owner (admin API), the owner accepts the link and registers a passkey, signs out, and signs in
+ * again with the passkey, without a user name.
+ */
+import assert from "node:assert/strict";
+import { adminInit, createOrg } from "../support/access.ts";
+import { browserTest } from "../support/browser/browser_host.ts";
+import { openDashboardSite } from "../support/browser/dashboard_site.ts";
+import { visitPage } from "../support/browser/page_visit.ts";
+import { addVirtualAuthenticator } from "../support/browser/virtual_authenticator.ts";
+
+browserTest(
+  "an invited owner registers a passkey, signs out and signs in again with it",
+  async ({ browser, t }) => {
+    await using site = await openDashboardSite();
+    const { service } = site;
+    const orgId = await createOrg(service.request, "Acme Forecasts");
+    const invited = await service.request(
+      `/admin/v1/orgs/${orgId}/invitations`,
+      adminInit("POST", { role: "owner" }),
+    );
+    const { link } = await invited.json();
+    assert.ok(link.startsWith(`${site.base}/dashboard/invitations/`), link);
+
+    await using visit = await visitPage(browser, { base: site.base, path: new URL(link).pathname });
+    const { page } = visit;
+    const authenticator = await addVirtualAuthenticator(page);
+
+    await t.step("accepting the invitation registers a passkey and signs the owner in", async () => {
+      assert.equal(await page.locator("h1").innerText(), "Accept your invitation");
+      await page.click("button[data-passkey=register]");
+      await page.waitForURL(`${site.base}/dashboard`);
+      assert.equal(await page.locator("h1").innerText(), "Acme Forecasts");
+      assert.match(await page.locator("main").innerText(), /an owner of this organisation/);
+      const members = await service.storage.members.listMembers(orgId);
+      assert.equal(members.length, 1);
+      assert.equal(members[0]?.role, "owner");
+      const [credential] = await authenticator.credentials();
+      assert.equal(credential?.isResidentCredential, true);
+      assert.equal((await service.storage.members.listCredentials(members[0]!.id)).length, 1);
+    });
+
+    await t.step("the used link now answers 404", async () => {
+      const again = await service.request(new URL(link).pathname, { headers: { accept: "text/html" } });
+      assert.equal(again.status, 404);
+    });
+
+    await t.step("signing out leads to the sign-in page; the home page is closed", async () => {
+      await page.click("text=Sign out");
+      await page.waitForURL(`${site.base}/dashboard/sign-in`);
+      await page.goto(`${site.base}/dashboard`);
+      await page.waitForURL(`${site.base}/dashboard/sign-in`);
+    });
+
+    await t.step("signing in with the passkey, no user name asked, opens the home page", async () => {
+      await page.click("button[data-passkey=sign-in]");
+      await page.waitForURL(`${site.base}/dashboard`);
+      assert.equal(await page.locator("h1").innerText(), "Acme Forecasts");
+      assert.deepEqual(visit.problems(), [], "no console error, failed request or error status");
+    });
+  },
+);
