@@ -259,6 +259,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
         askMembership: deps.dashboard.askMembership,
         askOrg: deps.askOrg,
         clock: deps.clock,
+        keys: { actors: deps.actors, keyActor: deps.keyActor, keys: deps.storage.apiKeys },
       }),
     );
   }

@@ -15,6 +15,7 @@ import { invitationPage } from "./pages/invitation_page.tsx";
 import { signInPage } from "./pages/sign_in_page.tsx";
 import { requireMember, SIGN_IN_PATH } from "./require_member.ts";
 import { passkeyWiring } from "./wiring/passkey_wiring.ts";
+import { type KeyRouteDeps, keyRoutes } from "./keys/key_routes.tsx";
 
 export interface DashboardDeps {
   sessions: SessionDesk;
@@ -29,6 +30,8 @@ export interface DashboardDeps {
   askMembership: AskMembership;
   askOrg: AskOrg;
   clock: Clock;
+  /** API keys: the same actor and store as the admin API. */
+  keys: Omit<KeyRouteDeps, "orgs" | "clock">;
 }
 
 /** A page handler of the dashboard: its refusals answered as pages. */
@@ -72,6 +75,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
   );
   app.get(SIGN_IN_PATH, page(signInPage));
   app.get("/dashboard", requireMember(), page((c) => homePage(c, deps)));
+  app.route("/", keyRoutes({ ...deps.keys, orgs: deps.stores.orgs, clock: deps.clock }));
   app.route(
     "/dashboard",
     passkeyRoutes(passkeyWiring({
