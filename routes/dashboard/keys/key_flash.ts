@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { generateCookie } from "hono/cookie";
 import { base64urlnopad } from "@scure/base";
+import type { DashboardEnv, DashboardVisit } from "../dashboard_visit.ts";
 import { COOKIE, readCookie } from "../session_cookies.ts";
 
 /**
@@ -43,14 +44,14 @@ export async function sealKeyFlash(c: Context, flash: KeyFlash): Promise<void> {
     ),
   );
   const value = `${base64urlnopad.encode(iv)}.${base64urlnopad.encode(sealed)}`;
-  c.header("Set-Cookie", flashCookie(value, FLASH_MAX_AGE_SECONDS), { append: true });
+  visitOf(c).addCookie(flashCookie(value, FLASH_MAX_AGE_SECONDS));
 }
 
 /** The message the request carries, opened (null when none, or not this session's), and the cookie dropped. */
 export async function takeKeyFlash(c: Context): Promise<KeyFlash | null> {
   const value = readCookie(c, FLASH_COOKIE);
   if (value === undefined) return null;
-  c.header("Set-Cookie", flashCookie("", 0), { append: true });
+  visitOf(c).addCookie(flashCookie("", 0));
   const session = readCookie(c, COOKIE.session);
   const [iv = "", sealed = ""] = value.split(".");
   if (session === undefined) return null;
@@ -73,4 +74,8 @@ function flashCookie(value: string, maxAge: number): string {
     sameSite: "Strict",
     maxAge,
   });
+}
+
+function visitOf(c: Context): DashboardVisit {
+  return (c as unknown as Context<DashboardEnv>).get("visit");
 }
