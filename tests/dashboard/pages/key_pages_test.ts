@@ -1,32 +1,12 @@
 import assert from "node:assert/strict";
-import { openInvitation, parseSecretToken } from "../../../actors/identity/mod.ts";
-import type { MemberRole } from "../../../storage/member_store.ts";
 import { ADMIN_TOKEN, adminInit, createOrg, issueKey, keyInit } from "../../support/access.ts";
-import { credentialOf } from "../../support/identity.ts";
-import { TestBrowser } from "../../support/dashboard.ts";
+import type { TestBrowser } from "../../support/dashboard.ts";
+import { memberBrowser } from "../../support/dashboard_member.ts";
 import { openTestService, type TestService } from "../../support/test_service.ts";
 
 const ORIGIN = "http://localhost:8080";
 const ON = { FGW_ADMIN_TOKEN: ADMIN_TOKEN, FGW_PUBLIC_URL: ORIGIN };
 const HTML = { accept: "text/html" };
-
-/** A browser signed in as a new member of `orgId` with `role` (invited by the operator, accepted). */
-async function memberBrowser(service: TestService, orgId: string, role: MemberRole): Promise<TestBrowser> {
-  const invited = await service.request(`/admin/v1/orgs/${orgId}/invitations`, adminInit("POST", { role }));
-  const token = new URL((await invited.json()).link).pathname.split("/").at(-1)!;
-  const invitation = await openInvitation(service.storage.members, token, service.clock.now());
-  const { member } = await service.dashboard.askMembership(orgId, {
-    type: "accept",
-    invitationId: invitation!.id,
-    secret: parseSecretToken(token)!.secret,
-    displayName: role,
-    credential: credentialOf(`cred_${invitation!.id}`, service.clock.now()),
-  });
-  const started = await service.dashboard.sessions.start(member.id, { kind: "passkey" });
-  const browser = new TestBrowser();
-  browser.cookies.set("__Host-fgw_session", started.token);
-  return browser;
-}
 
 const fetcher = (service: TestService) => (path: string, init?: RequestInit) => service.request(path, init);
 
