@@ -2,7 +2,7 @@
  * The dashboard's journey in Chromium with its virtual authenticator: the operator invites an
  * owner (admin API), the owner accepts the link and registers a passkey, signs out, signs in again
  * with the passkey (no user name), creates an API key whose secret is shown once, uses it against
- * the API, and revokes it.
+ * the API, rotates it and revokes it.
  */
 import assert from "node:assert/strict";
 import { adminInit, createOrg, keyInit } from "../support/access.ts";
@@ -12,7 +12,7 @@ import { visitPage } from "../support/browser/page_visit.ts";
 import { addVirtualAuthenticator } from "../support/browser/virtual_authenticator.ts";
 
 browserTest(
-  "an invited owner registers a passkey, signs in with it, and makes, uses and revokes a key",
+  "an invited owner registers a passkey, signs in with it, and makes, uses, rotates and revokes a key",
   async ({ browser, t }) => {
     await using site = await openDashboardSite();
     const { service } = site;
@@ -80,6 +80,16 @@ browserTest(
         assert.ok(!(await page.content()).includes(apiKey), "the secret is in no later page");
       },
     );
+
+    await t.step("rotating shows the new secret once; the old one is refused", async () => {
+      assert.equal((await service.request("/v1/credits/balance", keyInit(apiKey))).status, 200);
+      await page.click("button[aria-label^=Rotate]");
+      await page.waitForURL(`${site.base}/dashboard/keys`);
+      const rotated = await page.locator("#new-api-key").innerText();
+      assert.notEqual(rotated, apiKey);
+      assert.equal((await service.request("/v1/credits/balance", keyInit(apiKey))).status, 401);
+      apiKey = rotated;
+    });
 
     await t.step("the key works against the API, and once revoked it is refused", async () => {
       const balance = await service.request("/v1/credits/balance", keyInit(apiKey));
