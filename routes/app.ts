@@ -250,7 +250,18 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   if (publicOrigin !== undefined) {
-    app.route("/", dashboardRoutes({ sessions: deps.dashboard.sessions, publicOrigin }));
+    app.route(
+      "/",
+      dashboardRoutes({
+        sessions: deps.dashboard.sessions,
+        publicOrigin,
+        stores: { members: deps.storage.members, sessions: deps.storage.sessions, orgs: deps.storage.orgs },
+        askMembership: deps.dashboard.askMembership,
+        askOrg: deps.askOrg,
+        clock: deps.clock,
+        keys: { actors: deps.actors, keyActor: deps.keyActor, keys: deps.storage.apiKeys },
+      }),
+    );
   }
   app.route(
     "/",

@@ -25,3 +25,11 @@ export async function openInvitation(
   if (!invitation || invitation.expiresAtMs <= nowMs) return null;
   return secretMatches(parsed.secret, invitation.secretHash) ? invitation : null;
 }
+
+/**
+ * The id of the member a `join` invitation makes (a `reenrol` one's member keeps its id): known
+ * before the invitation is used, so the passkey registered for it carries it as its user handle.
+ */
+export function joiningMemberId(invitation: Pick<InvitationRecord, "id" | "memberId">): string {
+  return invitation.memberId ?? `mbr_${invitation.id}`;
+}

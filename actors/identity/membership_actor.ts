@@ -11,7 +11,7 @@ import type { InvitationRecord, MemberStore } from "../../storage/member_store.t
 import type { OrgStore } from "../../storage/org_store.ts";
 import { assertOwner, memberOfOrg } from "./acting_member.ts";
 import { INVITATION_TTL_MS } from "./identity_terms.ts";
-import { openInvitation } from "./invitation_link.ts";
+import { joiningMemberId, openInvitation } from "./invitation_link.ts";
 import {
   type InvitationReply,
   type MembershipMessage,
@@ -19,7 +19,7 @@ import {
   type MembershipReplies,
   summarizeInvitation,
 } from "./membership_messages.ts";
-import { formatSecretToken, hashText, newSecretToken, newTokenId } from "./secret_token.ts";
+import { formatSecretToken, hashText, newSecretToken } from "./secret_token.ts";
 import { passkeyChange } from "./_membership_passkeys.ts";
 
 export interface MembershipActorDeps {
@@ -121,7 +121,7 @@ export class MembershipActor implements Actor<MembershipMessages> {
     const outcome = await members.acceptInvitation({
       invitationId: invitation.id,
       nowMs,
-      newMember: { id: `mbr_${newTokenId()}`, displayName: message.displayName },
+      newMember: { id: joiningMemberId(invitation), displayName: message.displayName },
       credential: message.credential,
       audit: (member, used) =>
         this.#audit(used.kind === "join" ? "member.joined" : "member.reenrolled", {

@@ -1,22 +1,52 @@
-import { Hono } from "hono";
-import type { SessionDesk } from "../../actors/identity/mod.ts";
+import { type Context, Hono } from "hono";
+import type { AskOrg } from "../../actors/billing/mod.ts";
+import type { AskMembership, SessionDesk } from "../../actors/identity/mod.ts";
+import type { Clock } from "../../actors/kernel/mod.ts";
+import type { MemberStore } from "../../storage/member_store.ts";
+import type { OrgStore } from "../../storage/org_store.ts";
+import type { SessionStore } from "../../storage/session_store.ts";
+import { pageHandler } from "../pages/kit/error_page.tsx";
+import { passkeyRoutes } from "./ceremony/passkey_routes.ts";
+import { passkeyScriptRoutes } from "./ceremony/passkey_script.ts";
 import { dashboardSession } from "./dashboard_session.ts";
 import type { DashboardEnv } from "./dashboard_visit.ts";
-import { SIGN_IN_PATH } from "./require_member.ts";
+import { homePage } from "./pages/home_page.tsx";
+import { invitationPage } from "./pages/invitation_page.tsx";
+import { signInPage } from "./pages/sign_in_page.tsx";
+import { requireMember, SIGN_IN_PATH } from "./require_member.ts";
+import { passkeyWiring } from "./wiring/passkey_wiring.ts";
+import { type KeyRouteDeps, keyRoutes } from "./keys/key_routes.tsx";
 
 export interface DashboardDeps {
   sessions: SessionDesk;
   /** `FGW_PUBLIC_URL`, as an origin. */
   publicOrigin: string;
+  /** What the pages and ceremonies read and write through (the same actors and stores as the admin API). */
+  stores: {
+    members: MemberStore;
+    sessions: SessionStore;
+    orgs: OrgStore;
+  };
+  askMembership: AskMembership;
+  askOrg: AskOrg;
+  clock: Clock;
+  /** API keys: the same actor and store as the admin API. */
+  keys: Omit<KeyRouteDeps, "orgs" | "clock">;
+}
+
+/** A page handler of the dashboard: its refusals answered as pages. */
+function page(render: (c: Context<DashboardEnv>) => Response | Promise<Response>) {
+  return pageHandler(async (c) => await render(c as unknown as Context<DashboardEnv>));
 }
 
 /**
- * The dashboard at `/dashboard` (docs/dashboard.md), mounted only when `FGW_PUBLIC_URL` is set.
- * Every request goes through `dashboardSession` (no-store, the session, `Origin` and CSRF checks
- * on state-changing requests); pages put `requireMember(role?)` in front of themselves. Pages are
- * HTML for people, not API: the OpenAPI document leaves `/dashboard` out.
+ * The dashboard's session plumbing alone: every request under `/dashboard` goes through
+ * `dashboardSession` (no-store, the session, `Origin` and CSRF checks on state-changing
+ * requests), and sign-out. Routes added to the answer after it go through it too.
  */
-export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
+export function dashboardSessionRoutes(
+  deps: { sessions: SessionDesk; publicOrigin: string },
+): Hono<DashboardEnv> {
   const app = new Hono<DashboardEnv>();
   const session = dashboardSession(deps);
   app.use("/dashboard", session);
@@ -27,5 +57,34 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
     await c.get("visit").signOut();
     return c.redirect(SIGN_IN_PATH, 303);
   });
+  return app;
+}
+
+/**
+ * The dashboard at `/dashboard` (docs/dashboard.md), mounted only when `FGW_PUBLIC_URL` is set:
+ * the session plumbing, the passkey script and endpoints, the invitation, sign-in and home pages.
+ * Pages put `requireMember(role?)` in front of themselves. Pages are HTML for people, not API: the
+ * OpenAPI document leaves `/dashboard` out.
+ */
+export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
+  const app = dashboardSessionRoutes(deps);
+  app.route("/", passkeyScriptRoutes());
+  app.get(
+    "/dashboard/invitations/:token",
+    page((c) => invitationPage(c, { ...deps.stores, clock: deps.clock })),
+  );
+  app.get(SIGN_IN_PATH, page(signInPage));
+  app.get("/dashboard", requireMember(), page((c) => homePage(c, deps)));
+  app.route("/", keyRoutes({ ...deps.keys, orgs: deps.stores.orgs, clock: deps.clock }));
+  app.route(
+    "/dashboard",
+    passkeyRoutes(passkeyWiring({
+      members: deps.stores.members,
+      sessionStore: deps.stores.sessions,
+      askMembership: deps.askMembership,
+      clock: deps.clock,
+      publicOrigin: deps.publicOrigin,
+    })),
+  );
   return app;
 }

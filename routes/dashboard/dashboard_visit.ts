@@ -28,6 +28,8 @@ export class DashboardVisit {
   /** The session cookie to send: unchanged (undefined), dropped (null) or set to a new token. */
   #sessionCookie: string | null | undefined;
   #browserCookie: string | undefined;
+  /** Other `Set-Cookie` values a page adds to the answer (`addCookie`). */
+  readonly #extraCookies: string[] = [];
 
   constructor(desk: SessionDesk, cookies: VisitCookies, signedIn: SignedIn | null) {
     this.#desk = desk;
@@ -94,9 +96,14 @@ export class DashboardVisit {
     if (this.#cookies.session !== undefined || this.#sessionCookie !== undefined) this.#sessionCookie = null;
   }
 
+  /** Adds a `Set-Cookie` value to the answer (whatever builds it: page, redirect or error). */
+  addCookie(value: string): void {
+    this.#extraCookies.push(value);
+  }
+
   /** The `Set-Cookie` values of the answer. */
   cookiesToSet(): string[] {
-    const cookies: string[] = [];
+    const cookies: string[] = [...this.#extraCookies];
     if (this.#sessionCookie === null) cookies.push(clearCookieValue(COOKIE.session));
     else if (this.#sessionCookie !== undefined) {
       cookies.push(setCookieValue(COOKIE.session, this.#sessionCookie));

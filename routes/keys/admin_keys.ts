@@ -48,7 +48,8 @@ export async function listOrgKeys(keys: ApiKeyStore, orgId: string): Promise<Api
   return (await keys.listByOrg(orgId)).map(summarizeApiKey);
 }
 
-function termsOf(orgId: string, body: z.output<typeof issueSchema>): ApiKeyTerms {
+/** A new key's terms from a body `issueSchema` accepted. */
+export function termsOf(orgId: string, body: z.output<typeof issueSchema>): ApiKeyTerms {
   const { pinnedMinerHotkey, expiresAt, ...rest } = body;
   return {
     orgId,
@@ -58,7 +59,11 @@ function termsOf(orgId: string, body: z.output<typeof issueSchema>): ApiKeyTerms
   };
 }
 
-async function checkTerms(deps: AdminKeyDeps, terms: ApiKeyTerms): Promise<void> {
+/** Checks what the body alone cannot: a future expiry, a pinned miner of the org (400 naming the field). */
+export async function checkTerms(
+  deps: Pick<AdminKeyDeps, "orgs" | "clock">,
+  terms: ApiKeyTerms,
+): Promise<void> {
   const pin = terms.pinnedMinerHotkey;
   const pinOwner = pin === undefined ? undefined : (await deps.orgs.minerRegistration(pin))?.orgId;
   parseOrThrow(termsSchema({ nowMs: deps.clock(), pinOwner }), terms, "body");

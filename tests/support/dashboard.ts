@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { type Clock, silentLogger } from "../../actors/kernel/mod.ts";
 import { SessionDesk } from "../../actors/identity/mod.ts";
 import { onError } from "../../routes/middleware/error_handler.ts";
-import { dashboardRoutes } from "../../routes/dashboard/dashboard.ts";
+import { dashboardSessionRoutes } from "../../routes/dashboard/dashboard.ts";
 import type { DashboardEnv } from "../../routes/dashboard/dashboard_visit.ts";
 import {
   requireMember,
@@ -19,7 +19,7 @@ export const ORIGIN = "http://localhost:8080";
 export type Fetcher = (path: string, init?: RequestInit) => Response | Promise<Response>;
 
 /**
- * The dashboard's real session plumbing (`dashboardRoutes`: the middleware and sign-out) on
+ * The dashboard's real session plumbing (`dashboardSessionRoutes`: the middleware and sign-out) on
  * `storage`, with test pages in the places the dashboard's own pages will take: a signed-in page,
  * an owner's action, a resource of an org, a sign-in that calls `startSession` for the member
  * named in its form, and the browser's CSRF token.
@@ -36,7 +36,7 @@ export function dashboardTestApp(
   });
   const app = new Hono<DashboardEnv>();
   app.onError(onError(silentLogger));
-  app.route("/", dashboardRoutes({ sessions: desk, publicOrigin: ORIGIN }));
+  app.route("/", dashboardSessionRoutes({ sessions: desk, publicOrigin: ORIGIN }));
   app.get("/dashboard/me", requireMember(), (c) => {
     const { member, session } = signedInOf(c);
     return c.json({ memberId: member.id, role: member.role, sessionId: session.id });

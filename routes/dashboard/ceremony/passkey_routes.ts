@@ -26,7 +26,8 @@ export interface Registrant {
  * ceremony; sessions, invitations and passkey storage are the dashboard's.
  */
 export interface PasskeyRouteDeps {
-  ceremony: PasskeyCeremony;
+  /** The ceremony, or the ceremony of one request (one whose challenge store knows the request). */
+  ceremony: PasskeyCeremony | ((c: Context) => PasskeyCeremony);
   /** The id of the browser session asking (challenges are bound to it); null when it has none. */
   browserOf(c: Context): string | null | Promise<string | null>;
   /** Whom this browser may register a passkey for (an accepted invitation, a signed-in member); null: nobody. */
@@ -59,7 +60,7 @@ const SignInBody = z.object({ response: AuthenticationResponse }).strict();
  */
 export function passkeyRoutes(deps: PasskeyRouteDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const { ceremony } = deps;
+  const ceremonyOf = (c: Context) => typeof deps.ceremony === "function" ? deps.ceremony(c) : deps.ceremony;
   // The JSON body gate (415, 413, 400) in front of each endpoint, for POST only.
   const [jsonType, sizeCap, wellFormed] = jsonBodyGate() as [
     MiddlewareHandler,
@@ -70,7 +71,7 @@ export function passkeyRoutes(deps: PasskeyRouteDeps): Hono<AppEnv> {
   app.post(PASSKEY_PATHS.registrationOptions, async (c) => {
     parseOrThrow(OptionsBody, parsedJsonBody(c), "body");
     const { browser, registrant } = await registration(c, deps);
-    const options = await ceremony.registrationOptions(browser, registrant.user, {
+    const options = await ceremonyOf(c).registrationOptions(browser, registrant.user, {
       excludeCredentialIds: registrant.excludeCredentialIds ?? [],
     });
     return sendJson(c, options, 200);
@@ -78,18 +79,18 @@ export function passkeyRoutes(deps: PasskeyRouteDeps): Hono<AppEnv> {
   app.post(PASSKEY_PATHS.register, async (c) => {
     const body = parseOrThrow(RegisterBody, parsedJsonBody(c), "body");
     const { browser, registrant } = await registration(c, deps);
-    const credential = await ceremony.verifyRegistration(browser, body.response, {
+    const credential = await ceremonyOf(c).verifyRegistration(browser, body.response, {
       userHandle: registrant.user.handle,
     });
     return sendJson(c, { next: await deps.saveCredential(c, registrant, credential) }, 200);
   });
   app.post(PASSKEY_PATHS.signInOptions, async (c) => {
     parseOrThrow(OptionsBody, parsedJsonBody(c), "body");
-    return sendJson(c, await ceremony.signInOptions(await browserOf(c, deps)), 200);
+    return sendJson(c, await ceremonyOf(c).signInOptions(await browserOf(c, deps)), 200);
   });
   app.post(PASSKEY_PATHS.signIn, async (c) => {
     const body = parseOrThrow(SignInBody, parsedJsonBody(c), "body");
-    const signIn = await ceremony.verifySignIn(await browserOf(c, deps), body.response, {
+    const signIn = await ceremonyOf(c).verifySignIn(await browserOf(c, deps), body.response, {
       find: deps.findPasskey,
     });
     return sendJson(c, { next: await deps.signIn(c, signIn) }, 200);

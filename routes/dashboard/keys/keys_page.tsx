@@ -1,0 +1,208 @@
+import type { ApiKeySummary } from "../../../storage/api_key_store.ts";
+import { API_KEY_SCOPES } from "../../../storage/api_key_store.ts";
+import type { MemberRole } from "../../../storage/member_store.ts";
+import { Banner, EmptyState, TableScroll } from "../../pages/kit/blocks.tsx";
+import { utc } from "../../pages/kit/format.ts";
+import { Layout } from "../../pages/kit/layout.tsx";
+import type { FieldProblem, KeyFormValues } from "./key_form.ts";
+import type { KeyFlash } from "./key_flash.ts";
+
+export interface KeysPageProps {
+  orgName: string;
+  role: MemberRole;
+  keys: ApiKeySummary[];
+  csrfToken: string;
+  nowMs: number;
+  /** The secret of the key just made or rotated: shown this once. */
+  flash: KeyFlash | null;
+  form: KeyFormValues;
+  problems: FieldProblem[];
+}
+
+/** Active, revoked or expired, as of `nowMs`. */
+function statusOf(key: ApiKeySummary, nowMs: number): string {
+  if (key.revokedAt !== undefined) return "revoked";
+  if (key.expiresAt !== undefined && Date.parse(key.expiresAt) <= nowMs) return "expired";
+  return "active";
+}
+
+/** `GET /dashboard/keys`: the organisation's API keys; for an owner, the forms that change them. */
+export function KeysPage(props: KeysPageProps) {
+  const owner = props.role === "owner";
+  return (
+    <Layout title={`API keys · ${props.orgName}`} path="/dashboard/keys">
+      <h1>API keys of {props.orgName}</h1>
+      <p>
+        <a href="/dashboard">Back to the dashboard</a>
+      </p>
+      {props.flash ? <SecretOnce flash={props.flash} /> : ""}
+      {props.keys.length === 0
+        ? (
+          <EmptyState
+            why="This organisation has no API key yet."
+            next={owner ? "Create one below." : undefined}
+          />
+        )
+        : <KeyTable {...props} owner={owner} />}
+      {owner
+        ? <CreateKeyForm {...props} />
+        : <p>Only an owner of the organisation can create or change keys.</p>}
+    </Layout>
+  );
+}
+
+function SecretOnce(props: { flash: KeyFlash }) {
+  return (
+    <section aria-labelledby="secret-once">
+      <h2 id="secret-once">Your new API key</h2>
+      <Banner>
+        Key {props.flash.keyId} was{" "}
+        {props.flash.event}. Copy its secret now: it is shown this once and cannot be shown again.
+      </Banner>
+      <p>
+        <code id="new-api-key">{props.flash.apiKey}</code>
+      </p>
+    </section>
+  );
+}
+
+function KeyTable(props: KeysPageProps & { owner: boolean }) {
+  return (
+    <TableScroll label="API keys">
+      <table>
+        <caption>API keys, oldest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Key id</th>
+            <th scope="col">Scopes</th>
+            <th scope="col">Requests per minute</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Status</th>
+            {props.owner ? <th scope="col">Actions</th> : ""}
+          </tr>
+        </thead>
+        <tbody>
+          {props.keys.map((key) => {
+            const status = statusOf(key, props.nowMs);
+            return (
+              <tr data-key-id={key.keyId}>
+                <th scope="row">{key.name}</th>
+                <td>
+                  <code>{key.keyId}</code>
+                </td>
+                <td>{key.scopes.join(", ")}</td>
+                <td>{key.rateLimitRpm}</td>
+                <td>{key.lastUsedAt ? utc(key.lastUsedAt) : "never"}</td>
+                <td>{status}</td>
+                {props.owner
+                  ? (
+                    <td>
+                      {status === "revoked"
+                        ? ""
+                        : <KeyActions keyId={key.keyId} csrfToken={props.csrfToken} />}
+                    </td>
+                  )
+                  : ""}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+function KeyActions(props: { keyId: string; csrfToken: string }) {
+  return (
+    <>
+      <form method="post" action={`/dashboard/keys/${props.keyId}/rotate`}>
+        <input type="hidden" name="_csrf" value={props.csrfToken} />
+        <button type="submit" aria-label={`Rotate key ${props.keyId}`}>Rotate</button>
+      </form>
+      <form method="post" action={`/dashboard/keys/${props.keyId}/revoke`}>
+        <input type="hidden" name="_csrf" value={props.csrfToken} />
+        <button type="submit" aria-label={`Revoke key ${props.keyId}`}>Revoke</button>
+      </form>
+    </>
+  );
+}
+
+function problemOf(problems: FieldProblem[], field: string): string | undefined {
+  return problems.find((entry) => entry.field === field)?.problem;
+}
+
+function FieldError(props: { id: string; problem: string | undefined }) {
+  return props.problem ? <p class="field-error" id={props.id}>{props.problem}</p> : "";
+}
+
+function CreateKeyForm(props: KeysPageProps) {
+  const { form, problems } = props;
+  const textField = (
+    name: "name" | "rateLimitRpm" | "pinnedMinerHotkey" | "expiresAt",
+    label: string,
+    type = "text",
+  ) => {
+    const problem = problemOf(problems, name);
+    return (
+      <p>
+        <label for={`key-${name}`}>{label}</label>
+        <input
+          id={`key-${name}`}
+          name={name}
+          type={type}
+          value={form[name]}
+          aria-invalid={problem ? "true" : undefined}
+          aria-describedby={problem ? `key-${name}-error` : undefined}
+        />
+        <FieldError id={`key-${name}-error`} problem={problem} />
+      </p>
+    );
+  };
+  const scopesProblem = problemOf(problems, "scopes");
+  return (
+    <section aria-labelledby="create-key">
+      <h2 id="create-key">Create a key</h2>
+      {problems.length > 0
+        ? (
+          <div role="alert">
+            <p>The key was not created. Fix these fields:</p>
+            <ul>
+              {problems.map((entry) => (
+                <li>
+                  <strong>{entry.field}</strong>: {entry.problem}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )
+        : ""}
+      <form method="post" action="/dashboard/keys">
+        <input type="hidden" name="_csrf" value={props.csrfToken} />
+        {textField("name", "Name")}
+        <fieldset aria-describedby={scopesProblem ? "key-scopes-error" : undefined}>
+          <legend>Scopes</legend>
+          {API_KEY_SCOPES.map((scope) => (
+            <p>
+              <input
+                type="checkbox"
+                id={`key-scope-${scope.replace(":", "-")}`}
+                name="scopes"
+                value={scope}
+                checked={form.scopes.includes(scope)}
+              />
+              <label for={`key-scope-${scope.replace(":", "-")}`}>{scope}</label>
+            </p>
+          ))}
+          <FieldError id="key-scopes-error" problem={scopesProblem} />
+        </fieldset>
+        {textField("rateLimitRpm", "Requests per minute", "number")}
+        {textField("pinnedMinerHotkey", "Pinned miner hotkey (optional)")}
+        {textField("expiresAt", "Expires at, UTC (optional)", "datetime-local")}
+        <p>
+          <button type="submit">Create the key</button>
+        </p>
+      </form>
+    </section>
+  );
+}
