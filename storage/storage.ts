@@ -13,6 +13,7 @@ import type { OrgStore } from "./org_store.ts";
 import type { RateLimitStore } from "./rate_limit_store.ts";
 import type { ScoreStore } from "./score_store.ts";
 import type { SettingStore } from "./setting_store.ts";
+import type { UsageStore } from "./usage_store.ts";
 
 /** Every storage port, as one adapter provides them. */
 export interface Storage {
@@ -35,6 +36,8 @@ export interface Storage {
   readonly freshRuns: FreshRunStore;
   /** The customer forecast history (points of the prediction snapshot job). */
   readonly forecastHistory: ForecastHistoryStore;
+  /** The usage view's reads: the summary the billing store writes with each usage record. */
+  readonly usage: UsageStore;
   /** Throws when the storage cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

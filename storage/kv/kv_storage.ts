@@ -14,6 +14,8 @@ import { KvKeyUsageStore } from "./kv_key_usage_store.ts";
 import { KvScoreStore } from "./kv_score_store.ts";
 import { KvFreshRunStore } from "./kv_fresh_run_store.ts";
 import { KvForecastHistoryStore } from "./kv_forecast_history_store.ts";
+import { KvUsageStore } from "./kv_usage_store.ts";
+import { backfillUsageSummary } from "./_kv_usage_backfill.ts";
 
 export interface KvStorageOptions {
   /**
@@ -26,6 +28,7 @@ export interface KvStorageOptions {
 /** Opens the Deno KV adapter at `path` (a file, or ":memory:"). */
 export async function openKvStorage(path: string, options: KvStorageOptions = {}): Promise<Storage> {
   const kv = await Deno.openKv(path);
+  await backfillUsageSummary(kv);
   const clock = options.now ? { now: options.now } : {};
   return {
     kind: "kv",
@@ -44,6 +47,7 @@ export async function openKvStorage(path: string, options: KvStorageOptions = {}
     scores: new KvScoreStore(kv),
     freshRuns: new KvFreshRunStore(kv, clock),
     forecastHistory: new KvForecastHistoryStore(kv),
+    usage: new KvUsageStore(kv),
     ping: async () => {
       await kv.get(["meta", "ping"]);
     },

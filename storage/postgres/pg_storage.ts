@@ -16,6 +16,7 @@ import { PgKeyUsageStore } from "./pg_key_usage_store.ts";
 import { PgScoreStore } from "./pg_score_store.ts";
 import { PgFreshRunStore } from "./pg_fresh_run_store.ts";
 import { PgForecastHistoryStore } from "./pg_forecast_history_store.ts";
+import { PgUsageStore } from "./pg_usage_store.ts";
 
 export interface PgStorageOptions {
   /** Connection pool size. */
@@ -65,6 +66,7 @@ export async function openPgStorage(url: string, options: PgStorageOptions = {})
     scores: new PgScoreStore(sql),
     freshRuns: new PgFreshRunStore(sql),
     forecastHistory: new PgForecastHistoryStore(sql),
+    usage: new PgUsageStore(sql),
     ping: async () => {
       await sql`SELECT 1`;
     },
