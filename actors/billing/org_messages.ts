@@ -52,6 +52,10 @@ export type OrgMessage =
   | { type: "settle"; holdId: string; costMicro: bigint; usage: UsageInput }
   /** Drops a hold without charging (the call failed or was not made). */
   | { type: "release"; holdId: string }
+  /** The low-balance warning as it stands: the threshold an owner set against the available amount. */
+  | { type: "lowBalance" }
+  /** Sets the low-balance threshold (micro-units, 0 to 2^63 − 1), or clears it with null. */
+  | { type: "setLowBalance"; thresholdMicro: bigint | null }
   | { type: "registerMiner"; hotkey: string; makeDefault?: boolean }
   | { type: "unregisterMiner"; hotkey: string }
   | { type: "setDefaultMiner"; hotkey: string };
@@ -106,6 +110,16 @@ export interface ReleaseReply {
   released: boolean;
 }
 
+/**
+ * The low-balance warning: `below` when a threshold is set and the available amount (balance
+ * minus holds) is under it.
+ */
+export interface LowBalanceReply {
+  thresholdMicro: bigint | null;
+  availableMicro: bigint;
+  below: boolean;
+}
+
 export interface MinerReply {
   /** "registered" (new), "already" (this org's before), "unregistered" or "default". */
   outcome: "registered" | "already" | "unregistered" | "default";
@@ -121,6 +135,8 @@ export interface OrgReplies {
   reserve: ReserveReply;
   settle: SettleReply;
   release: ReleaseReply;
+  lowBalance: LowBalanceReply;
+  setLowBalance: LowBalanceReply;
   registerMiner: MinerReply;
   unregisterMiner: MinerReply;
   setDefaultMiner: MinerReply;

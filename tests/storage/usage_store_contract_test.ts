@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import type { Storage } from "../../storage/storage.ts";
 import { QUARTER_MS, USAGE_DIMENSIONS, type UsageDimension } from "../../storage/usage_store.ts";
+import type { UsageValue } from "../../storage/billing_store.ts";
+import type { Claimed } from "../../storage/assignment_store.ts";
+import { claimAll, seedQueue, submission } from "../support/assignments.ts";
 import { adapterTest } from "../support/adapters.ts";
 import { seeded } from "../support/populated/world_random.ts";
 import {
@@ -134,3 +137,66 @@ adapterTest("usage summary keeps a call on the quarter-hour of its settle", asyn
   assert.deepEqual(await daily([START_Q + 1, START_Q + 2]), []);
   assert.deepEqual(await daily([START_Q - 1, START_Q]), []);
 });
+
+adapterTest(
+  "usage store sums an org's validator completions of a time range per lease claim, with each lease as it stands",
+  async ({ storage }) => {
+    await fundedOrg(storage, "org_a");
+    await seedQueue(storage, { miners: 2, events: 1 });
+    const [first, second] = await claimAll(storage.assignments, "5Hvalidator1");
+    const lease = (claimed: Claimed, atMs: number, extra: Record<string, UsageValue> = {}) =>
+      randomCalls(seeded(`lease ${atMs}`), { count: 1, fromMs: atMs, spanMs: 1 }).map((call) => ({
+        ...call,
+        atMs,
+        late: false,
+        details: {
+          ...call.details,
+          minerHotkey: claimed.assignment.minerHotkey,
+          metadata: {
+            agentPredictionId: claimed.assignment.agentPredictionId,
+            validatorHotkey: "5Hvalidator1",
+            leasedAtMs: claimed.assignment.lease.leasedAtMs,
+            ...extra,
+          },
+        },
+      }))[0]!;
+    const calls = [
+      lease(first!, START),
+      lease(first!, START + 10),
+      lease(second!, START + 20),
+      lease(second!, START + 30, { leasedAtMs: 1 }),
+      lease(second!, START + 40, { leasedAtMs: null }),
+      lease(second!, START + 5_000),
+    ];
+    await settleCalls(storage.billing, "org_a", calls, { batch: () => 2 });
+    await storage.assignments.submit(first!.assignment.agentPredictionId, submission("5Hvalidator1"));
+    const found = await storage.usage.leaseCalls("org_a", { fromMs: START, toMs: START + 5_000 });
+    const claim = (claimed: Claimed) => claimed.assignment.lease;
+    const sorted = found.toSorted((a, b) =>
+      `${a.agentPredictionId}${a.leasedAtMs}`.localeCompare(`${b.agentPredictionId}${b.leasedAtMs}`)
+    );
+    const expected = [
+      { claimed: first!, leasedAtMs: claim(first!).leasedAtMs, calls: [0, 1], status: "submitted" },
+      { claimed: second!, leasedAtMs: 1, calls: [3], status: "in_progress" },
+      { claimed: second!, leasedAtMs: claim(second!).leasedAtMs, calls: [2], status: "in_progress" },
+      { claimed: second!, leasedAtMs: null, calls: [4], status: "in_progress" },
+    ].map(({ claimed, leasedAtMs, calls: which, status }) => ({
+      minerHotkey: claimed.assignment.minerHotkey,
+      validatorHotkey: "5Hvalidator1",
+      agentPredictionId: claimed.assignment.agentPredictionId,
+      leasedAtMs,
+      calls: which.length,
+      spendMicro: which.reduce((sum, i) => sum + calls[i]!.costMicro, 0n),
+      lease: {
+        status,
+        validatorHotkey: "5Hvalidator1",
+        leasedAtMs: claim(claimed).leasedAtMs,
+        expiresAtMs: claim(claimed).expiresAtMs,
+      },
+    })).toSorted((a, b) =>
+      `${a.agentPredictionId}${a.leasedAtMs}`.localeCompare(`${b.agentPredictionId}${b.leasedAtMs}`)
+    );
+    assert.deepEqual(sorted, expected);
+    assert.deepEqual(await storage.usage.leaseCalls("org_b", { fromMs: START, toMs: START + 5_001 }), []);
+  },
+);
