@@ -46,7 +46,7 @@ export interface DayUsage {
 /** Days given by their bounds: day i is the quarter-hours `[dayStarts[i], dayStarts[i + 1])`. */
 export interface DailyQuery {
   dimension: UsageDimension;
-  /** Quarter-hours (`quarterOf`), strictly increasing; one more than the days. */
+  /** Quarter-hours (`quarterOf`), non-decreasing (a day a zone skipped is empty); one more than the days. */
   dayStarts: readonly number[];
 }
 
