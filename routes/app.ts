@@ -23,6 +23,8 @@ import { openApiApp } from "./http/openapi.ts";
 import { serveApiDocs } from "./api_docs/api_docs.ts";
 import type { ApiKeyMessages, CountKeyUse } from "../actors/keys/mod.ts";
 import { creditRoutes } from "./billing/credits.ts";
+import { usageRoutes } from "./usage/usage.ts";
+import { adminLowBalanceRoutes, lowBalanceKeyRoutes } from "./billing/low_balance.ts";
 import { metricsRoutes } from "./metrics.ts";
 import type { HeldLeases, MetagraphView, SignatureGuard, ValidatorDesk } from "../actors/validators/mod.ts";
 import { adminMetagraphRoutes } from "./validators/admin_metagraph.ts";
@@ -173,6 +175,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     rememberSecrets: deps.http.rememberKeySecrets,
   });
   app.route("/v1/credits", creditRoutes({ access }));
+  app.route("/v1/credits", lowBalanceKeyRoutes({ access, askOrg: deps.askOrg }));
+  const leaseGraceMs = deps.gateway.leases.graceMs;
+  app.route("/v1/usage", usageRoutes({ access, usage: deps.storage.usage, clock: deps.clock, leaseGraceMs }));
   app.route(
     "/v1/predictions",
     predictionRoutes({
@@ -235,6 +240,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       listKeys: (orgId) => listOrgKeys(deps.storage.apiKeys, orgId),
     }),
   );
+  app.route("/admin/v1/orgs", adminLowBalanceRoutes(deps.askOrg));
   app.route("/admin/v1", adminMetagraphRoutes({ ...deps.metagraph, clock: deps.clock }));
   const { publicOrigin } = deps.http;
   app.route(

@@ -79,4 +79,8 @@ export interface OrgStore {
   listMiners(orgId: string): Promise<MinerRegistration[]>;
   /** The registration of `hotkey`, whichever org holds it. */
   minerRegistration(hotkey: string): Promise<MinerRegistration | null>;
+  /** The available amount (micro-units) below which the org's owners are warned; null when none is set. */
+  lowBalance(orgId: string): Promise<bigint | null>;
+  /** Sets the low-balance threshold (null clears it); false when the org does not exist. */
+  setLowBalance(orgId: string, thresholdMicro: bigint | null): Promise<boolean>;
 }

@@ -16,6 +16,7 @@ import type { SettingStore } from "./setting_store.ts";
 import type { MemberStore } from "./member_store.ts";
 import type { SessionStore } from "./session_store.ts";
 import type { AuditStore } from "./audit_store.ts";
+import type { UsageStore } from "./usage_store.ts";
 
 /** Every storage port, as one adapter provides them. */
 export interface Storage {
@@ -44,6 +45,8 @@ export interface Storage {
   readonly sessions: SessionStore;
   /** Each organisation's audit log. */
   readonly audit: AuditStore;
+  /** The usage view's reads: the summary the billing store writes with each usage record. */
+  readonly usage: UsageStore;
   /** Throws when the storage cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

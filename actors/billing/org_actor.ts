@@ -4,6 +4,7 @@ import { ServiceError } from "../kernel/mod.ts";
 import { changeMiners, type MinerMessage } from "./_org_miners.ts";
 import { isMoney, type MoneyMessage, runMoneyBatch } from "./_org_batch.ts";
 import { OrgMemory } from "./_org_memory.ts";
+import { lowBalance } from "./_org_low_balance.ts";
 import { type CreditDeps, creditOrg } from "./_org_credit.ts";
 import {
   available,
@@ -86,6 +87,9 @@ export class OrgActor implements Actor<OrgMessages> {
       case "settle":
       case "release":
         return await this.#money(message);
+      case "lowBalance":
+      case "setLowBalance":
+        return await lowBalance(this.#deps, this.#id, message);
       default:
         return await this.#changeMiners(message);
     }

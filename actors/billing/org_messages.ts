@@ -66,6 +66,10 @@ export type OrgMessage =
    * nobody); the sessions the hotkey signed in end in the same write.
    */
   | { type: "bindMiner"; hotkey: string; memberId: string | null; by: AuditActor }
+  /** The low-balance warning as it stands: the threshold an owner set against the available amount. */
+  | { type: "lowBalance" }
+  /** Sets the low-balance threshold (micro-units, 0 to 2^63 − 1), or clears it with null. */
+  | { type: "setLowBalance"; thresholdMicro: bigint | null }
   | { type: "setDefaultMiner"; hotkey: string };
 
 /**
@@ -118,6 +122,16 @@ export interface ReleaseReply {
   released: boolean;
 }
 
+/**
+ * The low-balance warning: `below` when a threshold is set and the available amount (balance
+ * minus holds) is under it.
+ */
+export interface LowBalanceReply {
+  thresholdMicro: bigint | null;
+  availableMicro: bigint;
+  below: boolean;
+}
+
 export interface MinerReply {
   /** "registered" (new), "already" (this org's before), "unregistered", "default" or "bound". */
   outcome: "registered" | "already" | "unregistered" | "default" | "bound";
@@ -133,6 +147,8 @@ export interface OrgReplies {
   reserve: ReserveReply;
   settle: SettleReply;
   release: ReleaseReply;
+  lowBalance: LowBalanceReply;
+  setLowBalance: LowBalanceReply;
   registerMiner: MinerReply;
   unregisterMiner: MinerReply;
   bindMiner: MinerReply;

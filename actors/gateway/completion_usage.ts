@@ -10,12 +10,14 @@ export interface CallParties {
   validatorHotkey?: string;
   /** The lease whose agent run made the call (validator route). */
   agentPredictionId?: string;
+  /** When the claim of that lease the call was made under was leased (its lease outcome is that claim's). */
+  leasedAtMs?: number;
 }
 
 /**
  * The usage record of a settled completion (written with the settle, in the same commit): the
  * provider, model, tokens, both costs, the hold, what the charge was based on, the latency and
- * the request id, and on the validator route the validator and the lease. Amounts are decimal
+ * the request id, and on the validator route the validator, the lease and its claim. Amounts are decimal
  * strings. Never a prompt, an output or a key.
  */
 export function completionUsage(
@@ -43,6 +45,7 @@ export function completionUsage(
       requestId: parties.requestId,
       ...(parties.validatorHotkey === undefined ? {} : { validatorHotkey: parties.validatorHotkey }),
       ...(parties.agentPredictionId === undefined ? {} : { agentPredictionId: parties.agentPredictionId }),
+      ...(parties.leasedAtMs === undefined ? {} : { leasedAtMs: parties.leasedAtMs }),
       ...(charge.providerReportedCostUsd === undefined
         ? {}
         : { providerReportedCostUsd: charge.providerReportedCostUsd }),

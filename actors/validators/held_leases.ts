@@ -1,5 +1,6 @@
 import { ServiceError } from "../kernel/mod.ts";
 import type { AssignmentStore } from "../../storage/assignment_store.ts";
+import type { Lease } from "../../storage/assignment_record.ts";
 
 /** The validator and the miner a validator completion names. */
 export interface LeaseCaller {
@@ -15,20 +16,24 @@ export interface LeaseCaller {
  */
 export class HeldLeases {
   readonly #assignments: Pick<AssignmentStore, "heldLease">;
-  readonly #graceMs: number;
+  /** How long after its expiry a lease still takes a submission (`FGW_LEASE_GRACE_MS`). */
+  readonly graceMs: number;
 
   constructor(assignments: Pick<AssignmentStore, "heldLease">, options: { graceMs: number }) {
     this.#assignments = assignments;
-    this.#graceMs = options.graceMs;
+    this.graceMs = options.graceMs;
   }
 
-  /** Answers when `caller` holds the lease `agentPredictionId`; 409 `lease_not_held` otherwise (an unknown id too). */
-  async require(agentPredictionId: string, caller: LeaseCaller): Promise<void> {
+  /**
+   * The claim `caller` holds of the lease `agentPredictionId` (the usage record of the call names
+   * it); 409 `lease_not_held` otherwise (an unknown id too).
+   */
+  async require(agentPredictionId: string, caller: LeaseCaller): Promise<Lease> {
     const held = await this.#assignments.heldLease(agentPredictionId, {
       validatorHotkey: caller.validatorHotkey,
-      graceMs: this.#graceMs,
+      graceMs: this.graceMs,
     });
-    if (held?.minerHotkey === caller.minerHotkey) return;
+    if (held?.lease && held.minerHotkey === caller.minerHotkey) return held.lease;
     throw new ServiceError(
       "lease_not_held",
       "The signing validator holds no live lease of this id for this miner",

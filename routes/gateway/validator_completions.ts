@@ -37,7 +37,8 @@ export interface ValidatorGatewayDeps {
  * organisation, else 403 `miner_not_registered`), the miner holding a uid in the metagraph (else 403
  * `hotkey_not_in_metagraph`), the lease named by `agentPredictionId` held by the signer for that
  * miner (else 409 `lease_not_held`), then the customer route's billed call, paid by the miner's
- * organisation within the spend caps, its usage record naming the validator and the lease.
+ * organisation within the spend caps, its usage record naming the validator, the lease and the
+ * claim (`leasedAtMs`).
  */
 export function validatorGatewayRoutes(deps: ValidatorGatewayDeps): OpenAPIHono<SignedEnv> {
   const signature = signatureAccess(deps.guard, { role: "validator", minerHotkey: "required" });
@@ -52,7 +53,7 @@ export function validatorGatewayRoutes(deps: ValidatorGatewayDeps): OpenAPIHono<
         details: { minerHotkey: miner.hotkey },
       });
     }
-    await deps.leases.require(agentPredictionId, {
+    const lease = await deps.leases.require(agentPredictionId, {
       validatorHotkey: signed.hotkey,
       minerHotkey: miner.hotkey,
     });
@@ -63,6 +64,7 @@ export function validatorGatewayRoutes(deps: ValidatorGatewayDeps): OpenAPIHono<
       minerHotkey: miner.hotkey,
       validatorHotkey: signed.hotkey,
       agentPredictionId,
+      leasedAtMs: lease.leasedAtMs,
       cap: {
         minerHotkey: miner.hotkey,
         limitMicro: caps.minerDailyMicro,

@@ -18,6 +18,8 @@ export class BatchView implements KvWrites {
   readonly #kv: Deno.Kv;
   readonly #read = new Map<string, Deno.KvEntryMaybe<unknown>>();
   readonly #written = new Map<string, { key: Deno.KvKey; value: unknown }>();
+  /** Blind adds to `Deno.KvU64` counters, per key (one `sum` mutation each). */
+  readonly #sums = new Map<string, { key: Deno.KvKey; value: bigint }>();
 
   constructor(kv: Deno.Kv) {
     this.#kv = kv;
@@ -49,6 +51,12 @@ export class BatchView implements KvWrites {
     this.#written.set(keyId(key), { key, value: undefined });
   }
 
+  /** Adds `value` to the `Deno.KvU64` at `key` (absent: 0) when the atomic commits; never read. */
+  sum(key: Deno.KvKey, value: bigint): void {
+    const id = keyId(key);
+    this.#sums.set(id, { key, value: (this.#sums.get(id)?.value ?? 0n) + value });
+  }
+
   /** The atomic that writes everything, checked against everything read. */
   atomic(): Deno.AtomicOperation {
     const op = this.#kv.atomic().check(...this.#read.values());
@@ -56,6 +64,7 @@ export class BatchView implements KvWrites {
       if (value === undefined) op.delete(key);
       else op.set(key, value);
     }
+    for (const { key, value } of this.#sums.values()) op.sum(key, value);
     return op;
   }
 }

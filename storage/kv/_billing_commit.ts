@@ -8,6 +8,7 @@ import {
   type UsageRecord,
 } from "../billing_store.ts";
 import { orgKeys } from "./_org_keys.ts";
+import { writeUsageSummary } from "./_usage_keys.ts";
 
 /** What a change's conditions depend on, as the store (and the changes before it in a batch) left it. */
 export interface Reads {
@@ -20,10 +21,11 @@ export interface Reads {
   reserved: boolean;
 }
 
-/** Where a commit's writes go (an atomic operation, or a batch's view of the store). */
+/** Where a commit's writes go (a batch's view of the store); `sum` adds to a `Deno.KvU64`. */
 export interface KvWrites {
   set(key: Deno.KvKey, value: unknown): unknown;
   delete(key: Deno.KvKey): unknown;
+  sum(key: Deno.KvKey, value: bigint): unknown;
 }
 
 /** The marker keys a change's conditions need absent (unused) or present (reserved before). */
@@ -67,7 +69,10 @@ export function writeHolds(
   }
 }
 
-/** The ledger entry (with its reference or settled-hold marker) and the usage record, at `next.version`. */
+/**
+ * The ledger entry (with its reference or settled-hold marker) and the usage record, at
+ * `next.version`, with the record added to the usage summary (`writeUsageSummary`).
+ */
 export function writeRecords(
   op: KvWrites,
   orgId: string,
@@ -93,5 +98,6 @@ export function writeRecords(
     op.set(orgKeys.usage(orgId, next.version), record);
     const lease = usage.metadata.agentPredictionId;
     if (typeof lease === "string") op.set(orgKeys.leaseUsage(lease, orgId, next.version), usage.amountMicro);
+    writeUsageSummary(op, orgId, record);
   }
 }

@@ -3,6 +3,8 @@ import { type CapName, counterParts, type SpendCounter } from "../spend_caps.ts"
 /** Deno KV keys of organisations and their billing records (shared by the two KV stores). */
 export const orgKeys = {
   org: (orgId: string): Deno.KvKey => ["org", orgId],
+  /** The org's low-balance threshold (`OrgStore.lowBalance`), absent when none is set. */
+  lowBalance: (orgId: string): Deno.KvKey => ["org_low_balance", orgId],
   account: (orgId: string): Deno.KvKey => ["org_account", orgId],
   miner: (hotkey: string): Deno.KvKey => ["miner", hotkey],
   orgMiner: (orgId: string, hotkey: string): Deno.KvKey => ["org_miner", orgId, hotkey],

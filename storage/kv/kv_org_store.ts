@@ -164,6 +164,19 @@ export class KvOrgStore implements OrgStore {
     return minerOf((await this.#kv.get<MinerRegistration>(orgKeys.miner(hotkey))).value);
   }
 
+  async lowBalance(orgId: string): Promise<bigint | null> {
+    return (await this.#kv.get<bigint>(orgKeys.lowBalance(orgId))).value;
+  }
+
+  /** Orgs are never deleted: one that was read stays, so the write needs no check. */
+  async setLowBalance(orgId: string, thresholdMicro: bigint | null): Promise<boolean> {
+    if (!(await this.get(orgId))) return false;
+    const key = orgKeys.lowBalance(orgId);
+    if (thresholdMicro === null) await this.#kv.delete(key);
+    else await this.#kv.set(key, thresholdMicro);
+    return true;
+  }
+
   async #read(orgId: string, hotkey: string) {
     const [miner, org] = await this.#kv.getMany<[MinerRegistration, OrgRecord]>([
       orgKeys.miner(hotkey),

@@ -17,6 +17,8 @@ import { KvForecastHistoryStore } from "./kv_forecast_history_store.ts";
 import { KvMemberStore } from "./kv_member_store.ts";
 import { KvSessionStore } from "./kv_session_store.ts";
 import { KvAuditStore } from "./kv_audit_store.ts";
+import { KvUsageStore } from "./kv_usage_store.ts";
+import { backfillUsageSummary } from "./_kv_usage_backfill.ts";
 
 export interface KvStorageOptions {
   /**
@@ -29,6 +31,7 @@ export interface KvStorageOptions {
 /** Opens the Deno KV adapter at `path` (a file, or ":memory:"). */
 export async function openKvStorage(path: string, options: KvStorageOptions = {}): Promise<Storage> {
   const kv = await Deno.openKv(path);
+  await backfillUsageSummary(kv);
   const clock = options.now ? { now: options.now } : {};
   return {
     kind: "kv",
@@ -50,6 +53,7 @@ export async function openKvStorage(path: string, options: KvStorageOptions = {}
     members: new KvMemberStore(kv),
     sessions: new KvSessionStore(kv),
     audit: new KvAuditStore(kv),
+    usage: new KvUsageStore(kv),
     ping: async () => {
       await kv.get(["meta", "ping"]);
     },

@@ -128,6 +128,19 @@ export class PgOrgStore implements OrgStore {
       SELECT * FROM org_miners WHERE hotkey = ${hotkey}`;
     return row ? toMiner(row) : null;
   }
+
+  async lowBalance(orgId: string): Promise<bigint | null> {
+    const [row] = await this.#sql<{ low_balance_micro: bigint | string | null }[]>`
+      SELECT low_balance_micro FROM orgs WHERE id = ${orgId}`;
+    return row?.low_balance_micro == null ? null : BigInt(row.low_balance_micro);
+  }
+
+  async setLowBalance(orgId: string, thresholdMicro: bigint | null): Promise<boolean> {
+    const rows = await this.#sql`
+      UPDATE orgs SET low_balance_micro = ${thresholdMicro?.toString() ?? null}::bigint
+      WHERE id = ${orgId} RETURNING id`;
+    return rows.length === 1;
+  }
 }
 
 function lockOrgMiners(tx: TransactionSql, orgId: string) {

@@ -19,6 +19,7 @@ import { PgForecastHistoryStore } from "./pg_forecast_history_store.ts";
 import { PgMemberStore } from "./pg_member_store.ts";
 import { PgSessionStore } from "./pg_session_store.ts";
 import { PgAuditStore } from "./pg_audit_store.ts";
+import { PgUsageStore } from "./pg_usage_store.ts";
 
 export interface PgStorageOptions {
   /** Connection pool size. */
@@ -71,6 +72,7 @@ export async function openPgStorage(url: string, options: PgStorageOptions = {})
     members: new PgMemberStore(sql),
     sessions: new PgSessionStore(sql),
     audit: new PgAuditStore(sql),
+    usage: new PgUsageStore(sql),
     ping: async () => {
       await sql`SELECT 1`;
     },

@@ -91,3 +91,23 @@ adapterTest(
     assert.equal((await adapter.storage.orgs.get(loser))?.defaultMinerHotkey, null);
   },
 );
+
+adapterTest(
+  "org store keeps an org's low-balance threshold until it is changed or cleared",
+  async ({ storage }) => {
+    await storage.orgs.create({ id: "org_a", name: "A", createdAtMs: AT });
+    await storage.orgs.create({ id: "org_b", name: "B", createdAtMs: AT });
+    assert.equal(await storage.orgs.lowBalance("org_a"), null);
+    assert.equal(await storage.orgs.setLowBalance("org_a", 5_000_000n), true);
+    assert.equal(await storage.orgs.setLowBalance("org_b", 0n), true);
+    assert.equal(await storage.orgs.lowBalance("org_a"), 5_000_000n);
+    assert.equal(await storage.orgs.setLowBalance("org_a", 2n ** 63n - 1n), true);
+    assert.equal(await storage.orgs.lowBalance("org_a"), 2n ** 63n - 1n);
+    assert.equal(await storage.orgs.lowBalance("org_b"), 0n);
+    assert.equal(await storage.orgs.setLowBalance("org_a", null), true);
+    assert.equal(await storage.orgs.lowBalance("org_a"), null);
+    assert.equal(await storage.orgs.setLowBalance("org_missing", 1n), false);
+    assert.equal(await storage.orgs.lowBalance("org_missing"), null);
+    assert.equal((await storage.orgs.get("org_b"))?.name, "B", "the org record is unchanged");
+  },
+);
