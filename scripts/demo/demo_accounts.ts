@@ -19,10 +19,12 @@ export interface AdminAccess {
   adminToken: string;
 }
 
-/** What the demo made: the customer's organisation and its key (shown only once, here). */
+/** What the demo made: the customer's organisation, its key and its owner's invitation (shown only once, here). */
 export interface DemoAccounts {
   customerOrgId: string;
   apiKey: string;
+  /** The single-use dashboard link that makes its holder the customer organisation's owner. */
+  ownerInvitation: string;
 }
 
 /** Makes every account and uploads every miner's agent; throws naming the call that failed. */
@@ -41,7 +43,12 @@ export async function setUpAccounts(
     scopes: CUSTOMER_SCOPES,
     rateLimitRpm: 600,
   });
-  return { customerOrgId, apiKey: z.object({ apiKey: z.string() }).parse(issued).apiKey };
+  const invited = await admin(access, `/orgs/${customerOrgId}/invitations`, { role: "owner" });
+  return {
+    customerOrgId,
+    apiKey: z.object({ apiKey: z.string() }).parse(issued).apiKey,
+    ownerInvitation: z.object({ link: z.string() }).parse(invited).link,
+  };
 }
 
 async function fundedOrg(access: AdminAccess, name: string): Promise<string> {

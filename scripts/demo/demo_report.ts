@@ -29,6 +29,8 @@ export interface SetUpReport {
   base: string;
   adminToken: string;
   apiKey: string;
+  /** The customer organisation owner's single-use dashboard invitation. */
+  ownerInvitation: string;
   miners: readonly DemoMiner[];
   /** The miner whose page is printed among the pages to open. */
   shownMiner: DemoMiner;
@@ -58,6 +60,10 @@ export function setUpLines(report: SetUpReport): string[] {
     `Customer API key (organisation "Demo customer", 25 credits; ${CUSTOMER_SCOPES.join(", ")}):`,
     `  ${apiKey}`,
     `  curl -H "Authorization: Bearer ${apiKey}" ${base}/v1/predictions/<eventId>`,
+    "",
+    'Dashboard of "Demo customer": open this single-use link (24 h) in a browser to become its owner',
+    "with a passkey, then make keys and read the usage:",
+    `  ${report.ownerInvitation}`,
     "",
     `Seed ${report.seed}: resolving ${report.schedule.length} markets, each once all ${report.miners.length} ` +
     "miners have predicted it; winners drawn from 0.5 + 0.6 × (price − 0.5).",

@@ -25,6 +25,8 @@ function demoEnv(
   return {
     FGW_HOST: "127.0.0.1",
     FGW_PORT: String(options.port),
+    // The dashboard's origin: a host name, since WebAuthn refuses IP addresses.
+    FGW_PUBLIC_URL: `http://localhost:${options.port}`,
     FGW_STORAGE: "kv",
     FGW_DATA_DIR: options.dataDir,
     FGW_MARKET_SOURCE: "snapshot",
@@ -50,6 +52,8 @@ export interface DemoService {
   markets: ResolvingMarketSource;
   /** `http://127.0.0.1:<port>`. */
   base: string;
+  /** `http://localhost:<port>`: the dashboard's origin (`FGW_PUBLIC_URL`). */
+  publicBase: string;
   adminToken: string;
   /** Stops serving, then closes the service and its store. */
   close(): Promise<void>;
@@ -62,17 +66,19 @@ export async function startDemoService(
   options: { dataDir: string; port: number; log: Logger },
 ): Promise<DemoService> {
   const adminToken = hex.encode(crypto.getRandomValues(new Uint8Array(24)));
-  const config = loadConfig(demoEnv({ ...options, adminToken }));
+  const port = portToUse(options.port);
+  const config = loadConfig(demoEnv({ ...options, port, adminToken }));
   const markets = new ResolvingMarketSource(
     new SnapshotMarketSource({ path: config.FGW_SNAPSHOT_FILE, rebaseTo: systemClock }),
   );
   const service = await createService(config, { log: options.log, marketSource: markets });
-  const server = serve(service, options.port);
+  const server = serve(service, port);
   service.start();
   return {
     service,
     markets,
     base: `http://127.0.0.1:${server.addr.port}`,
+    publicBase: `http://localhost:${server.addr.port}`,
     adminToken,
     close: async () => {
       await server.shutdown();
@@ -81,13 +87,25 @@ export async function startDemoService(
   };
 }
 
-function serve(service: Service, port: number): Deno.HttpServer<Deno.NetAddr> {
-  const listen = (on: number) =>
-    Deno.serve({ hostname: "127.0.0.1", port: on, onListen: () => {} }, service.app.fetch);
+/**
+ * `port` when it is free, else (or for 0) a free one: known before the service is made, since the
+ * dashboard's origin names it.
+ */
+function portToUse(port: number): number {
+  const probe = (on: number) => {
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: on });
+    const { port: bound } = listener.addr as Deno.NetAddr;
+    listener.close();
+    return bound;
+  };
   try {
-    return listen(port);
+    return probe(port);
   } catch (error) {
     if (!(error instanceof Deno.errors.AddrInUse) || port === 0) throw error;
-    return listen(0);
+    return probe(0);
   }
+}
+
+function serve(service: Service, port: number): Deno.HttpServer<Deno.NetAddr> {
+  return Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, service.app.fetch);
 }

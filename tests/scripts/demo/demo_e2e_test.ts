@@ -42,7 +42,7 @@ class Transcript {
 
 pythonTest({
   name:
-    "deno task demo scores two miners and the consensus baseline, scores events with their consensus, and SIGINT removes its folder",
+    "deno task demo prints an owner's dashboard invitation, scores two miners and the consensus baseline, scores events with their consensus, and SIGINT removes its folder",
   fn: async () => {
     const deadline = Date.now() + WITHIN_MS;
     const child = new Deno.Command(Deno.execPath(), {
@@ -61,6 +61,13 @@ pythonTest({
       const [apiKey] = await transcript.waitFor(/fgw_[0-9a-f]{24}_[A-Za-z0-9_-]{43}/, deadline);
       const [, methodology] = await transcript.waitFor(/^ +(http\S+\/methodology) /, deadline);
       const [, minerPage] = await transcript.waitFor(/^ +(http\S+\/miners\/5\w+) +a miner's page/, deadline);
+      const [, invitationPath] = await transcript.waitFor(
+        /^ +http:\/\/localhost:\d+(\/dashboard\/invitations\/\S+)$/,
+        deadline,
+      );
+      const invitation = await fetch(`${base}${invitationPath}`, { headers: { accept: "text/html" } });
+      assert.equal(invitation.status, 200, "the owner's invitation opens");
+      assert.match(await invitation.text(), /Accept your invitation/);
       for (const page of [methodology!, minerPage!]) {
         const response = await fetch(page);
         await response.body?.cancel();
