@@ -15,10 +15,13 @@ import type { RunReport } from "../../scripts/validate/sandbox/escape_verdict.ts
 import type { EscapeWorld } from "../../scripts/validate/sandbox/escape_world.ts";
 import { noteRelayCall } from "../../scripts/validate/sandbox/escape_relay.ts";
 import { VALIDATOR_COMPLETIONS_PATH } from "../../scripts/validate/relay/mod.ts";
+import { addCredits } from "./access.ts";
 import { type Loop, openLoop, testSigner, uploadAgent } from "./validator_loop.ts";
 
 const VALIDATE = fileURLToPath(new URL("../../scripts/validate/validate.ts", import.meta.url));
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
+/** Credits of the miners' organisation when the calls go to the service: 100 credits. */
+const MINER_CREDIT = "100000000";
 
 /** A loop served over TCP; its clock follows the real time (the validator signs with it). */
 export interface ServedLoop {
@@ -43,6 +46,8 @@ export async function serveLoop(
 ): Promise<ServedLoop> {
   const miners = Array.from({ length: minerCount }, (_, index) => testSigner(`${label}-${index}`));
   const loop = await openLoop({ validators: [validator], miners, events: 1 });
+  // The miners' organisation pays for the calls the relay checks make through the service.
+  if (options.gateway === undefined) await addCredits(loop.service.request, loop.orgId, MINER_CREDIT, label);
   const ticker = setInterval(() => loop.service.clock.set(Date.now()), 100);
   const front = (request: Request) => {
     const { pathname } = new URL(request.url);

@@ -2,8 +2,8 @@
  * The escape checks of a run's LLM relay (docs/agents.md, "The escape suite"): what reached the
  * gateway's validator route for each check (each call's prompt names its check:
  * `fgw-escape-<marker> <check>/<variant>`), the harm found there, and, for the self-test, a stand-in
- * for that route in process (`gatewayStandIn`). The test suite notes the calls at the front of a
- * real service or of a fake of its route (tests/support/escape_group.ts).
+ * for that route in process (`gatewayStandIn`). The test suite notes the calls at the front of the
+ * real service (tests/support/escape_group.ts).
  */
 import { RELAY_LIMITS } from "../relay/mod.ts";
 

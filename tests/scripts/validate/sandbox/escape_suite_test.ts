@@ -4,10 +4,10 @@
  * the signing secret in its environment) against services on 127.0.0.1. Each must do no harm, the
  * validator must go on to the next, and each run must end as its result says. Then some of the
  * same agents run without the sandbox, where the checks must catch them: a check that cannot fail
- * would prove nothing. The relay checks' calls go to a local fake of the validator completions
- * route (tests/support/fake_validator_gateway.ts); they are written for either (leave out `gateway`
- * in `serveLoop` to aim them at the service, whose miners' organisations then need credits). The
- * service's own refusals through a relay are ../relay_service_test.ts.
+ * would prove nothing. The relay checks' calls go to the service's own validator completions route
+ * (billed to the miners' organisation, which has credits): what the relay forwards meets the
+ * service's lease and cap checks as in production. The service's refusals through a relay are
+ * also ../relay_service_test.ts.
  */
 import assert from "node:assert/strict";
 import { signerFromSecretHex } from "../../../../actors/validators/mod.ts";
@@ -19,8 +19,8 @@ import {
   openEscapeWorld,
   postgresPort,
 } from "../../../../scripts/validate/sandbox/escape_world.ts";
+import { allLedgerEntries, ledgerSum } from "../../../support/ledger.ts";
 import { type GroupResult, runGroup, serveLoop } from "../../../support/escape_group.ts";
-import { startFakeValidatorGateway } from "../../../support/fake_validator_gateway.ts";
 import { needsSandbox, sandboxHost } from "../../../support/sandbox_host.ts";
 
 /** The validator's signing secret: the canary every environment the agents can read is searched for. */
@@ -74,11 +74,8 @@ Deno.test({
   fn: async (t) => {
     await sandboxHost(); // the host check first: its problems, if any, are this test's failure
     const planned = groups();
-    const fake = startFakeValidatorGateway();
     const served = await Promise.all(
-      planned.map(({ checks }, index) =>
-        serveLoop(VALIDATOR, checks.length, `escape-${index}`, { gateway: fake.base })
-      ),
+      planned.map(({ checks }, index) => serveLoop(VALIDATOR, checks.length, `escape-${index}`)),
     );
     const world = await openEscapeWorld({ secret: SECRET, servicePort: served[0]!.port });
     for (const loop of served) loop.world = world;
@@ -98,12 +95,22 @@ Deno.test({
           assert.equal(result.lastOutcome, "none_available", result.stderr);
         }
       });
+      await t.step(
+        "the relayed calls within the limits were billed to the miners' organisation",
+        async () => {
+          const { billing } = served[0]!.loop.service.storage;
+          const entries = await allLedgerEntries(billing, served[0]!.loop.orgId);
+          const debits = entries.filter((entry) => entry.kind === "debit").length;
+          assert.ok(debits > 0, "no relayed call was billed");
+          const ledger = await ledgerSum(billing, served[0]!.loop.orgId);
+          assert.equal((await billing.getAccount(served[0]!.loop.orgId))?.balanceMicro, ledger);
+        },
+      );
       for (const check of ESCAPE_CHECKS) await checkStep(t, check, world, results);
     } finally {
       observing.abort();
       await world.close();
       await Promise.all(served.map((loop) => loop.close()));
-      await fake.close();
     }
   },
 });
