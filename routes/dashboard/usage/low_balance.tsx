@@ -15,7 +15,7 @@ const CREDITS = /^\d{1,13}(\.\d{1,6})?$/;
 
 const thresholdSchema = z.object({
   threshold: z.string().regex(CREDITS, "must be an amount of credits, such as 25 or 2.5 (up to six decimals)")
-    .refine((text) => microOf(text) <= MAX_MICRO, "is too large"),
+    .refine((text) => !CREDITS.test(text) || microOf(text) <= MAX_MICRO, "is too large"),
 });
 
 /** Credits (`12.5`) as micro-units. */
