@@ -16,7 +16,7 @@ export interface LedgerPageProps {
 /** `GET /dashboard/ledger`: the organisation's ledger entries, newest first, a page at a time. */
 export function LedgerPage(props: LedgerPageProps) {
   return (
-    <Layout title={`Ledger · ${props.orgName}`} path="/dashboard/ledger">
+    <Layout title={`Ledger · ${props.orgName}`} path="/dashboard/ledger" wide>
       <h1>Ledger of {props.orgName}</h1>
       <p>
         <a href="/dashboard">Back to the dashboard</a>
@@ -73,7 +73,7 @@ function LedgerTable(props: { entries: LedgerEntry[] }) {
               <td>{entry.kind}</td>
               <td class="num">{creditAmount(entry.amountMicro)}</td>
               <td class="num">{creditAmount(entry.balanceAfterMicro)}</td>
-              <td>{entry.reference ?? entry.holdId ?? "—"}</td>
+              <td>{entry.reference ?? (entry.holdId === null ? "—" : <code>{entry.holdId}</code>)}</td>
             </tr>
           ))}
         </tbody>

@@ -107,7 +107,7 @@ function UsageForm(props: UsagePageProps) {
 
 /** What a value is called on the page: a key by its name (with its id beside it in the table). */
 function labelOf(props: UsagePageProps, report: UsageReport, value: string | null): string {
-  if (value === null) return `no ${breakdownLabel(report).toLowerCase()}`;
+  if (value === null) return `no ${breakdownPhrase(report)}`;
   if (report.by === "key") return props.keyNames.get(value) ?? value;
   return value;
 }
@@ -116,12 +116,17 @@ function breakdownLabel(report: UsageReport): string {
   return USAGE_BREAKDOWNS.find(([value]) => value === report.by)?.[1] ?? report.by;
 }
 
+/** The breakdown in a sentence: "API key", "model", "provider", "miner". */
+function breakdownPhrase(report: UsageReport): string {
+  return report.by === "key" ? "API key" : breakdownLabel(report).toLowerCase();
+}
+
 function UsageFigures(props: UsagePageProps & { report: UsageReport }) {
   const { report } = props;
   return (
     <section aria-labelledby="usage-figures">
       <h2 id="usage-figures">
-        {report.from} to {report.to}, {report.timeZone}, by {breakdownLabel(report).toLowerCase()}
+        {report.from} to {report.to}, {report.timeZone}, by {breakdownPhrase(report)}
       </h2>
       <p>
         Total:{" "}
@@ -173,7 +178,7 @@ function SpendChart(props: UsagePageProps & { report: UsageReport }) {
       id="usage-chart"
       title="Spend per day"
       description={`Spend in credits on each day from ${report.from} to ${report.to} (${report.timeZone}), ` +
-        `by ${breakdownLabel(report).toLowerCase()}.`}
+        `by ${breakdownPhrase(report)}.`}
       series={series}
       xLabel="Day"
       yLabel="Credits"
@@ -195,7 +200,7 @@ function UsageTable(props: UsagePageProps & { report: UsageReport }) {
   return (
     <TableScroll label="Usage by day">
       <table id="usage-table">
-        <caption>Spend and calls per day and {breakdownLabel(report).toLowerCase()}</caption>
+        <caption>Spend and calls per day and {breakdownPhrase(report)}</caption>
         <thead>
           <tr>
             <th scope="col">Day</th>

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { adminInit } from "../../support/access.ts";
+import { addCredits, adminInit, createOrg, issueKey } from "../../support/access.ts";
 import type { TestBrowser } from "../../support/dashboard.ts";
 import { memberBrowser } from "../../support/dashboard_member.ts";
 import { ECHO_CALL, FAKE_CALL, type GatewayWorld, gatewayWorld } from "../../gateway/gateway_service.ts";
@@ -197,7 +197,7 @@ Deno.test("without a zone the view is UTC, and the form asks the script for the 
   assert.match(html, /<script src="\/dashboard\/assets\/usage.js" defer>/);
   assert.match(html, /id="usage-tz" name="tz" type="text" value=""/);
   assert.match(html, /data-browser-zone="submit"/);
-  assert.match(html, /2026-10-22 to 2026-11-20, UTC, by api key/);
+  assert.match(html, /2026-10-22 to 2026-11-20, UTC, by API key/);
   const chosen = await pageText(w, viewer, "/dashboard/usage?tz=Asia/Kathmandu");
   assert.match(chosen, /data-browser-zone="fill"/);
   const script = await w.service.request("/dashboard/assets/usage.js");
@@ -289,5 +289,25 @@ Deno.test("an owner sets and clears the low-balance warning; its banner shows on
     log.items.filter((entry: { action: string }) => entry.action === "low_balance.set")
       .map((entry: { details: { thresholdMicro: string | null } }) => entry.details.thresholdMicro),
     [null, "500000", "2500000"],
+  );
+});
+
+Deno.test("a member sees only its own organisation's usage and ledger", async () => {
+  await using w = await dashboardWorld();
+  const other = await createOrg(w.service.request, "Other");
+  await addCredits(w.service.request, other, "1000000", "theirs");
+  const theirKey = await issueKey(w.service.request, other, { scopes: ["gateway:write"] });
+  assert.equal((await w.complete(ECHO_CALL, { apiKey: theirKey.apiKey })).status, 200);
+  const viewer = await memberBrowser(w.service, w.orgId, "viewer");
+  const html = await pageText(w, viewer, "/dashboard/usage?tz=UTC");
+  assert.deepEqual(tableRows(html), []);
+  assert.match(html, /data-total-calls="0"/);
+  const ledger = await pageText(w, viewer, "/dashboard/ledger");
+  assert.equal(ledger.match(/<tr data-seq=/g)?.length, 1, "our top-up only");
+  assert.doesNotMatch(ledger, /theirs/);
+  const theirs = await memberBrowser(w.service, other, "viewer");
+  assert.equal(
+    tableRows(await pageText(w, theirs, "/dashboard/usage?tz=UTC&by=key"))[0]?.value,
+    theirKey.key.keyId,
   );
 });

@@ -65,7 +65,7 @@ export async function seeCallInUsage(
   await page.goto(`${site.base}/dashboard/usage`);
   await page.waitForURL((url) => url.searchParams.get("tz") === zone);
   assert.equal(await page.inputValue("#usage-tz"), zone);
-  assert.match(await page.locator("#usage-figures").innerText(), new RegExp(`, ${zone}, by api key`));
+  assert.match(await page.locator("#usage-figures").innerText(), new RegExp(`, ${zone}, by API key`));
   const row = page.locator(`#usage-table tbody tr[data-value="${call.keyId}"]`);
   assert.equal(await row.count(), 1);
   assert.equal(await row.getAttribute("data-spend-micro"), call.costMicro.toString());
