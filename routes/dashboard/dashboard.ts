@@ -16,7 +16,7 @@ import { signInPage } from "./pages/sign_in_page.tsx";
 import { requireMember, SIGN_IN_PATH } from "./require_member.ts";
 import { passkeyWiring } from "./wiring/passkey_wiring.ts";
 import { type KeyRouteDeps, keyRoutes } from "./keys/key_routes.tsx";
-import { type UsagePageDeps, usagePageRoutes } from "./usage/usage_routes.tsx";
+import { type UsagePageDeps, usagePageRoutes } from "./usage/usage_page_routes.tsx";
 
 export interface DashboardDeps {
   sessions: SessionDesk;
