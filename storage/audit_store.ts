@@ -14,7 +14,8 @@ export type AuditAction =
   | "hotkey.registered"
   | "hotkey.linked"
   | "hotkey.unlinked"
-  | "hotkey.bound";
+  | "hotkey.bound"
+  | "low_balance.set";
 
 /** A value of an entry's details: never a secret (no token, challenge or key). */
 export type AuditValue = string | number | boolean | null;

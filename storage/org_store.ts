@@ -81,6 +81,13 @@ export interface OrgStore {
   minerRegistration(hotkey: string): Promise<MinerRegistration | null>;
   /** The available amount (micro-units) below which the org's owners are warned; null when none is set. */
   lowBalance(orgId: string): Promise<bigint | null>;
-  /** Sets the low-balance threshold (null clears it); false when the org does not exist. */
-  setLowBalance(orgId: string, thresholdMicro: bigint | null): Promise<boolean>;
+  /**
+   * Sets the low-balance threshold (null clears it), with `audit` in the same commit; false when
+   * the org does not exist.
+   */
+  setLowBalance(
+    orgId: string,
+    thresholdMicro: bigint | null,
+    options?: { audit?: AuditEntry },
+  ): Promise<boolean>;
 }

@@ -68,8 +68,11 @@ export type OrgMessage =
   | { type: "bindMiner"; hotkey: string; memberId: string | null; by: AuditActor }
   /** The low-balance warning as it stands: the threshold an owner set against the available amount. */
   | { type: "lowBalance" }
-  /** Sets the low-balance threshold (micro-units, 0 to 2^63 − 1), or clears it with null. */
-  | { type: "setLowBalance"; thresholdMicro: bigint | null }
+  /**
+   * Sets the low-balance threshold (micro-units, 0 to 2^63 − 1), or clears it with null; `by`: the
+   * member asking (an owner), else the operator. The audit entry is written with the change.
+   */
+  | { type: "setLowBalance"; thresholdMicro: bigint | null; by?: AuditActor }
   | { type: "setDefaultMiner"; hotkey: string };
 
 /**

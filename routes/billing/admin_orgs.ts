@@ -107,7 +107,7 @@ function orgHistoryRoutes(deps: AdminOrgDeps): OpenAPIHono<AppEnv> {
     });
 }
 
-interface PageRequest<T> {
+export interface PageRequest<T> {
   /** The validated query (`pageSchema`). */
   query: { limit: number; cursor?: string | undefined };
   /** What the cursor is bound to. */
@@ -116,7 +116,7 @@ interface PageRequest<T> {
 }
 
 /** One keyset page, newest first; the cursor carries the last `seq` and is bound to (list, org). */
-async function pageOf<T extends { seq: number }>(
+export async function pageOf<T extends { seq: number }>(
   cursors: CursorCodec,
   request: PageRequest<T>,
 ): Promise<{ items: T[]; nextCursor: string | null }> {

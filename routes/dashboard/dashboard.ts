@@ -16,6 +16,7 @@ import { signInPage } from "./pages/sign_in_page.tsx";
 import { requireMember, SIGN_IN_PATH } from "./require_member.ts";
 import { passkeyWiring } from "./wiring/passkey_wiring.ts";
 import { type KeyRouteDeps, keyRoutes } from "./keys/key_routes.tsx";
+import { type UsagePageDeps, usagePageRoutes } from "./usage/usage_page_routes.tsx";
 
 export interface DashboardDeps {
   sessions: SessionDesk;
@@ -32,6 +33,8 @@ export interface DashboardDeps {
   clock: Clock;
   /** API keys: the same actor and store as the admin API. */
   keys: Omit<KeyRouteDeps, "orgs" | "clock">;
+  /** The usage view and the ledger: the same reads as `GET /v1/usage` and the admin ledger. */
+  usage: Pick<UsagePageDeps, "usage" | "billing" | "cursors">;
 }
 
 /** A page handler of the dashboard: its refusals answered as pages. */
@@ -74,7 +77,12 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
     page((c) => invitationPage(c, { ...deps.stores, clock: deps.clock })),
   );
   app.get(SIGN_IN_PATH, page(signInPage));
-  app.get("/dashboard", requireMember(), page((c) => homePage(c, deps)));
+  // Before the pages: its low-balance banner middleware runs in front of every page after it.
+  app.route(
+    "/",
+    usagePageRoutes({ ...deps.usage, askOrg: deps.askOrg, keys: deps.keys.keys, clock: deps.clock }),
+  );
+  app.get("/dashboard", requireMember(), page((c) => homePage(c, { ...deps, usage: deps.usage.usage })));
   app.route("/", keyRoutes({ ...deps.keys, orgs: deps.stores.orgs, clock: deps.clock }));
   app.route(
     "/dashboard",

@@ -75,10 +75,18 @@ export function usageJson(report: UsageReport) {
   };
 }
 
-/** The report's rows: `day`, the dimension (named after it), `spendMicro`, `calls`. */
-export function usageCsv(report: UsageReport): string {
-  const rows = usageJson(report).rows.map((row) => ({ ...row, [report.by]: row.value }));
-  return toCsv(["day", report.by, "spendMicro", "calls"] as (keyof typeof rows[number] & string)[], rows);
+/**
+ * The report's rows: `day`, the dimension (named after it), `spendMicro`, `calls`; with `keyNames`
+ * (a breakdown by key), each key's name after its id, as `keyName`.
+ */
+export function usageCsv(report: UsageReport, keyNames?: ReadonlyMap<string, string>): string {
+  const rows = usageJson(report).rows.map((row) => ({
+    ...row,
+    [report.by]: row.value,
+    keyName: row.value === null ? null : keyNames?.get(row.value) ?? null,
+  }));
+  const columns = ["day", report.by, ...(keyNames ? ["keyName"] : []), "spendMicro", "calls"];
+  return toCsv(columns as (keyof typeof rows[number] & string)[], rows);
 }
 
 export function leaseJson(report: LeaseSpendReport) {

@@ -169,11 +169,20 @@ export class KvOrgStore implements OrgStore {
   }
 
   /** Orgs are never deleted: one that was read stays, so the write needs no check. */
-  async setLowBalance(orgId: string, thresholdMicro: bigint | null): Promise<boolean> {
+  async setLowBalance(
+    orgId: string,
+    thresholdMicro: bigint | null,
+    options: { audit?: AuditEntry } = {},
+  ): Promise<boolean> {
     if (!(await this.get(orgId))) return false;
     const key = orgKeys.lowBalance(orgId);
-    if (thresholdMicro === null) await this.#kv.delete(key);
-    else await this.#kv.set(key, thresholdMicro);
+    await commitAtomic(() => {
+      const op = this.#kv.atomic();
+      if (thresholdMicro === null) op.delete(key);
+      else op.set(key, thresholdMicro);
+      if (options.audit) putAudit(op, options.audit);
+      return op;
+    });
     return true;
   }
 

@@ -135,11 +135,19 @@ export class PgOrgStore implements OrgStore {
     return row?.low_balance_micro == null ? null : BigInt(row.low_balance_micro);
   }
 
-  async setLowBalance(orgId: string, thresholdMicro: bigint | null): Promise<boolean> {
-    const rows = await this.#sql`
-      UPDATE orgs SET low_balance_micro = ${thresholdMicro?.toString() ?? null}::bigint
-      WHERE id = ${orgId} RETURNING id`;
-    return rows.length === 1;
+  setLowBalance(
+    orgId: string,
+    thresholdMicro: bigint | null,
+    options: { audit?: AuditEntry } = {},
+  ): Promise<boolean> {
+    return this.#sql.begin(async (tx) => {
+      const rows = await tx`
+        UPDATE orgs SET low_balance_micro = ${thresholdMicro?.toString() ?? null}::bigint
+        WHERE id = ${orgId} RETURNING id`;
+      if (rows.length !== 1) return false;
+      if (options.audit) await insertAudit(tx, options.audit);
+      return true;
+    });
   }
 }
 

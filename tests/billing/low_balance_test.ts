@@ -9,6 +9,7 @@ import {
   issueKey,
   keyInit,
 } from "../support/access.ts";
+import { memberBrowser } from "../support/dashboard_member.ts";
 
 async function lowBalanceWorld() {
   const service = await openTestService({ env: { FGW_ADMIN_TOKEN: ADMIN_TOKEN } });
@@ -77,4 +78,44 @@ Deno.test("a low-balance threshold must be a string of digits within 2^63 - 1, f
   const anonymous = await service.request(`/admin/v1/orgs/${orgId}/low-balance`);
   assert.equal(anonymous.status, 401);
   await anonymous.body?.cancel();
+});
+
+Deno.test("a threshold change writes its audit entry; a member who is not an owner may not change it", async () => {
+  const service = await openTestService({
+    env: { FGW_ADMIN_TOKEN: ADMIN_TOKEN, FGW_PUBLIC_URL: "http://localhost:8080" },
+  });
+  await using _service = service;
+  const orgId = await createOrg(service.request);
+  await memberBrowser(service, orgId, "owner");
+  await memberBrowser(service, orgId, "viewer");
+  const members = await service.storage.members.listMembers(orgId);
+  const owner = members.find((member) => member.role === "owner")!;
+  const viewer = members.find((member) => member.role === "viewer")!;
+  await assert.rejects(
+    service.askOrg(orgId, {
+      type: "setLowBalance",
+      thresholdMicro: 5n,
+      by: { kind: "member", memberId: viewer.id },
+    }),
+    (error: Error & { code?: string }) => error.code === "insufficient_role",
+  );
+  assert.equal(
+    (await service.askOrg(orgId, { type: "lowBalance" })).thresholdMicro,
+    null,
+    "nothing was saved",
+  );
+  await service.askOrg(orgId, {
+    type: "setLowBalance",
+    thresholdMicro: 5n,
+    by: { kind: "member", memberId: owner.id },
+  });
+  await service.askOrg(orgId, { type: "setLowBalance", thresholdMicro: null });
+  const log = await service.storage.audit.list(orgId, { limit: 10 });
+  assert.deepEqual(
+    log.filter((entry) => entry.action === "low_balance.set").map((entry) => [entry.by, entry.details]),
+    [
+      [{ kind: "operator" }, { thresholdMicro: null }],
+      [{ kind: "member", memberId: owner.id }, { thresholdMicro: "5" }],
+    ],
+  );
 });

@@ -111,3 +111,28 @@ adapterTest(
     assert.equal((await storage.orgs.get("org_b"))?.name, "B", "the org record is unchanged");
   },
 );
+
+adapterTest("org store writes a low-balance change's audit entry with it", async ({ storage }) => {
+  await storage.orgs.create({ id: "org_a", name: "A", createdAtMs: AT });
+  const entry = (id: string, threshold: string | null) => ({
+    id,
+    orgId: "org_a",
+    atMs: AT + Number(id),
+    by: { kind: "member" as const, memberId: "mbr_owner" },
+    action: "low_balance.set" as const,
+    subject: "org_a",
+    details: { thresholdMicro: threshold },
+  });
+  assert.equal(await storage.orgs.setLowBalance("org_a", 7n, { audit: entry("1", "7") }), true);
+  assert.equal(await storage.orgs.setLowBalance("org_a", null, { audit: entry("2", null) }), true);
+  assert.equal(
+    await storage.orgs.setLowBalance("org_missing", 1n, {
+      audit: { ...entry("3", "1"), orgId: "org_missing" },
+    }),
+    false,
+  );
+  assert.equal(await storage.orgs.lowBalance("org_a"), null);
+  const log = await storage.audit.list("org_a", { limit: 10 });
+  assert.deepEqual(log.map((each) => [each.id, each.details.thresholdMicro]), [["2", null], ["1", "7"]]);
+  assert.deepEqual(await storage.audit.list("org_missing", { limit: 10 }), []);
+});

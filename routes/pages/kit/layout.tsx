@@ -1,4 +1,5 @@
 import type { Child } from "hono/jsx";
+import { usePageNotice } from "./page_notice.tsx";
 
 /** The pages of the main navigation, in order: path and label. */
 export const NAVIGATION: ReadonlyArray<readonly [string, string]> = [
@@ -21,9 +22,11 @@ export interface LayoutProps {
 
 /**
  * Every page's document: head (stylesheet and icon, both served by the service), a skip link, the
- * navigation, the page, and a footer pointing at the JSON API. No script and no inline style.
+ * navigation, the page (after the request's notice, if one was set: page_notice.tsx), and a footer
+ * pointing at the JSON API. No script and no inline style.
  */
 export function Layout(props: LayoutProps) {
+  const notice = usePageNotice();
   return (
     <html lang="en">
       <head>
@@ -49,7 +52,10 @@ export function Layout(props: LayoutProps) {
             </ul>
           </nav>
         </header>
-        <main id="main">{props.children}</main>
+        <main id="main">
+          {notice ?? ""}
+          {props.children}
+        </main>
         <footer class="site">
           <p>
             Every figure on these pages is also in the public JSON API: <a href="/docs">API reference</a>,

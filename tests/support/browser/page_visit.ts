@@ -21,6 +21,8 @@ export interface VisitOptions {
   javaScript?: boolean;
   /** The status the page itself answers (a deliberate 400 or 404 page); default 200. */
   status?: number;
+  /** The browser's time zone (an IANA name); default the host's. */
+  timezoneId?: string;
 }
 
 export interface Visit {
@@ -49,6 +51,7 @@ export async function visitPage(
   const context = await browser.newContext({
     viewport: options.viewport ?? DESKTOP,
     javaScriptEnabled: options.javaScript ?? true,
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
   });
   context.setDefaultTimeout(STEP_TIMEOUT_MS);
   const problems: string[] = [];
