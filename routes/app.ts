@@ -266,6 +266,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
         askOrg: deps.askOrg,
         clock: deps.clock,
         keys: { actors: deps.actors, keyActor: deps.keyActor, keys: deps.storage.apiKeys },
+        audit: deps.storage.audit,
+        cursors: deps.events.cursors,
       }),
     );
   }

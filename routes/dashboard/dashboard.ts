@@ -16,6 +16,9 @@ import { signInPage } from "./pages/sign_in_page.tsx";
 import { requireMember, SIGN_IN_PATH } from "./require_member.ts";
 import { passkeyWiring } from "./wiring/passkey_wiring.ts";
 import { type KeyRouteDeps, keyRoutes } from "./keys/key_routes.tsx";
+import { membersArea } from "./members/members_area.ts";
+import type { AuditStore } from "../../storage/audit_store.ts";
+import type { CursorCodec } from "../http/cursor.ts";
 
 export interface DashboardDeps {
   sessions: SessionDesk;
@@ -32,6 +35,9 @@ export interface DashboardDeps {
   clock: Clock;
   /** API keys: the same actor and store as the admin API. */
   keys: Omit<KeyRouteDeps, "orgs" | "clock">;
+  /** The audit log (the members area's audit page) and the codec of its page cursors. */
+  audit: AuditStore;
+  cursors: CursorCodec;
 }
 
 /** A page handler of the dashboard: its refusals answered as pages. */
@@ -76,6 +82,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
   app.get(SIGN_IN_PATH, page(signInPage));
   app.get("/dashboard", requireMember(), page((c) => homePage(c, deps)));
   app.route("/", keyRoutes({ ...deps.keys, orgs: deps.stores.orgs, clock: deps.clock }));
+  app.route("/", membersArea({ ...deps, members: deps.stores.members, orgs: deps.stores.orgs }));
   app.route(
     "/dashboard",
     passkeyRoutes(passkeyWiring({

@@ -39,6 +39,17 @@ export async function homePage(c: Context<DashboardEnv>, deps: HomePageDeps): Pr
         <li>
           <a href="/dashboard/keys">API keys</a>
         </li>
+        <li>
+          <a href="/dashboard/members">Members</a> · <a href="/dashboard/passkeys">Your passkeys</a>
+          {member.role === "owner"
+            ? (
+              <>
+                {" · "}
+                <a href="/dashboard/audit">Audit log</a>
+              </>
+            )
+            : ""}
+        </li>
       </ul>
       <SignOutForm csrfToken={c.get("visit").csrfToken()} />
     </Layout>,
