@@ -178,7 +178,7 @@ function MemberActions(props: { row: MemberRow; csrfToken: string; problem: Memb
           <option value="owner" selected={member.role === "owner"}>owner</option>
           <option value="viewer" selected={member.role === "viewer"}>viewer</option>
         </select>
-        <button type="submit" aria-label={`Change the role of ${name}`}>Change role</button>
+        <button type="submit" aria-label={`Change role of ${name}`}>Change role</button>
       </form>
       <form method="post" action={`/dashboard/members/${member.id}/remove`}>
         <input type="hidden" name="_csrf" value={props.csrfToken} />
@@ -186,7 +186,7 @@ function MemberActions(props: { row: MemberRow; csrfToken: string; problem: Memb
       </form>
       <form method="post" action={`/dashboard/members/${member.id}/reenrol`}>
         <input type="hidden" name="_csrf" value={props.csrfToken} />
-        <button type="submit" aria-label={`Make a re-enrolment link for ${name}`}>Re-enrolment link</button>
+        <button type="submit" aria-label={`Re-enrolment link for ${name}`}>Re-enrolment link</button>
       </form>
       {problem ? <p class="field-error" id={errorId}>{problem}</p> : ""}
     </>
