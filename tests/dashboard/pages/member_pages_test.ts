@@ -209,3 +209,33 @@ Deno.test("another organisation's member or invitation, or a made-up id, is 404 
   assert.equal((await service.storage.members.member(stranger.id))?.role, "owner");
   assert.equal((await openInvitations(service, otherOrg)).length, 1);
 });
+
+Deno.test("an invitation link's sealed cookie opens only in the session that made it", async () => {
+  await using service = await openTestService({ env: ON });
+  const orgId = await createOrg(service.request);
+  const { browser: ada } = await joinedMember(service, orgId, "owner", "Ada");
+  const { browser: bob } = await joinedMember(service, orgId, "owner", "Bob");
+  assert.equal(
+    (await postForm(service, ada, "/dashboard/members/invitations", [["role", "viewer"]])).status,
+    303,
+  );
+  const sealed = ada.cookies.get("__Host-fgw_link_once");
+  assert.ok(sealed, "the link travels in a cookie");
+  const cookie = ada.setCookies.find((value) =>
+    value.startsWith("__Host-fgw_link_once=") && value.length > 30
+  )!;
+  assert.match(cookie, /HttpOnly/i);
+  assert.match(cookie, /SameSite=Strict/i);
+  assert.match(cookie, /Max-Age=120/);
+  const token = (await openInvitations(service, orgId))[0]!.id;
+  assert.ok(!decodeURIComponent(sealed).includes(token), "the cookie holds the link sealed, not in clear");
+  bob.cookies.set("__Host-fgw_link_once", sealed);
+  const other = await pageText(service, bob, "/dashboard/members");
+  assert.doesNotMatch(other, /id="invitation-link"/, "another session cannot open it");
+  ada.cookies.set("__Host-fgw_link_once", `${sealed.slice(0, -2)}AA`);
+  assert.doesNotMatch(
+    await pageText(service, ada, "/dashboard/members"),
+    /id="invitation-link"/,
+    "nor a tampered one",
+  );
+});
