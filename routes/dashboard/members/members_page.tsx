@@ -260,7 +260,7 @@ function InviteForm(props: MembersPageProps) {
       <form method="post" action="/dashboard/members/invitations">
         <input type="hidden" name="_csrf" value={props.csrfToken} />
         <div>
-          <label for="invite-role">Role</label>
+          <label for="invite-role">Role</label>{" "}
           <select
             id="invite-role"
             name="role"

@@ -54,6 +54,7 @@ export async function invitationPage(c: Context<DashboardEnv>, deps: InvitationP
         ? (
           <p>
             <label for="display-name">Your name, as the organisation's members will see it (optional)</label>
+            <br />
             <input
               id="display-name"
               name="displayName"
@@ -62,6 +63,7 @@ export async function invitationPage(c: Context<DashboardEnv>, deps: InvitationP
               autocomplete="name"
               aria-describedby="display-name-hint"
             />
+            <br />
             <span id="display-name-hint">
               Up to {DISPLAY_NAME_MAX} characters. Left blank, you are named after your role.
             </span>
