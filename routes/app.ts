@@ -267,6 +267,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
         clock: deps.clock,
         keys: { actors: deps.actors, keyActor: deps.keyActor, keys: deps.storage.apiKeys },
         usage: { usage: deps.storage.usage, billing: deps.storage.billing, cursors: deps.events.cursors },
+        audit: deps.storage.audit,
+        cursors: deps.events.cursors,
       }),
     );
   }

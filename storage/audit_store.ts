@@ -2,20 +2,24 @@
 export type AuditActor = { kind: "operator" } | { kind: "member"; memberId: string };
 
 /** What changed. Dashboard areas add theirs here (one list, so the log reads the same everywhere). */
-export type AuditAction =
-  | "invitation.created"
-  | "invitation.revoked"
-  | "member.joined"
-  | "member.reenrolled"
-  | "member.role_changed"
-  | "member.removed"
-  | "passkey.added"
-  | "passkey.removed"
-  | "hotkey.registered"
-  | "hotkey.linked"
-  | "hotkey.unlinked"
-  | "hotkey.bound"
-  | "low_balance.set";
+export const AUDIT_ACTIONS = [
+  "invitation.created",
+  "invitation.revoked",
+  "member.joined",
+  "member.reenrolled",
+  "member.role_changed",
+  "member.removed",
+  "passkey.added",
+  "passkey.removed",
+  "hotkey.registered",
+  "hotkey.linked",
+  "hotkey.unlinked",
+  "hotkey.bound",
+  "low_balance.set",
+] as const;
+
+/** One of `AUDIT_ACTIONS`. */
+export type AuditAction = typeof AUDIT_ACTIONS[number];
 
 /** A value of an entry's details: never a secret (no token, challenge or key). */
 export type AuditValue = string | number | boolean | null;

@@ -17,6 +17,9 @@ import { requireMember, SIGN_IN_PATH } from "./require_member.ts";
 import { passkeyWiring } from "./wiring/passkey_wiring.ts";
 import { type KeyRouteDeps, keyRoutes } from "./keys/key_routes.tsx";
 import { type UsagePageDeps, usagePageRoutes } from "./usage/usage_page_routes.tsx";
+import { membersArea } from "./members/members_area.ts";
+import type { AuditStore } from "../../storage/audit_store.ts";
+import type { CursorCodec } from "../http/cursor.ts";
 
 export interface DashboardDeps {
   sessions: SessionDesk;
@@ -35,6 +38,9 @@ export interface DashboardDeps {
   keys: Omit<KeyRouteDeps, "orgs" | "clock">;
   /** The usage view and the ledger: the same reads as `GET /v1/usage` and the admin ledger. */
   usage: Pick<UsagePageDeps, "usage" | "billing" | "cursors">;
+  /** The audit log (the members area's audit page) and the codec of its page cursors. */
+  audit: AuditStore;
+  cursors: CursorCodec;
 }
 
 /** A page handler of the dashboard: its refusals answered as pages. */
@@ -84,6 +90,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
   );
   app.get("/dashboard", requireMember(), page((c) => homePage(c, { ...deps, usage: deps.usage.usage })));
   app.route("/", keyRoutes({ ...deps.keys, orgs: deps.stores.orgs, clock: deps.clock }));
+  app.route("/", membersArea({ ...deps, members: deps.stores.members, orgs: deps.stores.orgs }));
   app.route(
     "/dashboard",
     passkeyRoutes(passkeyWiring({

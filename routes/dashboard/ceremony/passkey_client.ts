@@ -7,7 +7,8 @@
  *
  * A page asks for it with `<script src="/dashboard/assets/passkey.js" defer>` and a button
  * `<button type="button" data-passkey="register|sign-in" data-options=URL data-verify=URL
- * data-csrf=TOKEN data-status=ID data-done=TEXT hidden>` (docs/dashboard.md, "Sign-in ceremonies").
+ * data-csrf=TOKEN data-status=ID data-done=TEXT hidden>`, and for a registration optionally
+ * `data-name-input=ID`: the input whose text names the new member (docs/dashboard.md, "Sign-in ceremonies").
  */
 
 /** A credential descriptor as the server sends it: its id in base64url. */
@@ -126,10 +127,17 @@ export async function postJson(url: string, body: unknown, csrf: string): Promis
   throw new Error(json?.error?.message ?? `The server answered ${answer.status}`);
 }
 
+/** The name typed in the input `data-name-input` names, if the button has one: `{displayName}` or `{}`. */
+export function typedName(button: HTMLElement): Record<string, string> {
+  const input = document.getElementById(button.dataset.nameInput ?? "");
+  return input instanceof HTMLInputElement ? { displayName: input.value } : {};
+}
+
 /** Runs the ceremony `button` names; answers where to go next ("" to stay). */
 export async function runPasskeyCeremony(button: HTMLElement): Promise<string> {
   const { passkey, options = "", verify = "", csrf = "" } = button.dataset;
-  const json = await postJson(options, {}, csrf);
+  const named = passkey === "register" ? typedName(button) : {};
+  const json = await postJson(options, named, csrf);
   const credential = passkey === "register"
     ? await navigator.credentials.create({
       publicKey: creationOptionsOf(json as unknown as CreationOptionsJson),
@@ -137,7 +145,7 @@ export async function runPasskeyCeremony(button: HTMLElement): Promise<string> {
     : await navigator.credentials.get({ publicKey: requestOptionsOf(json as unknown as RequestOptionsJson) });
   if (!(credential instanceof PublicKeyCredential)) throw new Error("No passkey was made or chosen");
   const response = passkey === "register" ? registrationJsonOf(credential) : authenticationJsonOf(credential);
-  const answer = await postJson(verify, { response }, csrf);
+  const answer = await postJson(verify, { response, ...named }, csrf);
   return typeof answer.next === "string" ? answer.next : "";
 }
 

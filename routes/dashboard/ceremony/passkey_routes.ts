@@ -14,6 +14,7 @@ import { sendJson } from "../../http/answer.ts";
 import type { AppEnv } from "../../http/app_env.ts";
 import { parseOrThrow } from "../../http/validation.ts";
 import { jsonBodyGate, parsedJsonBody } from "../../middleware/json_body.ts";
+import { DisplayNameField } from "../display_name.ts";
 
 /** Who registers a passkey: the user it is made for, and the passkeys they already have. */
 export interface Registrant {
@@ -32,7 +33,10 @@ export interface PasskeyRouteDeps {
   browserOf(c: Context): string | null | Promise<string | null>;
   /** Whom this browser may register a passkey for (an accepted invitation, a signed-in member); null: nobody. */
   registrantOf(c: Context): Promise<Registrant | null>;
-  /** Stores a verified passkey (using up the invitation); answers where the page goes next. */
+  /**
+   * Stores a verified passkey (using up the invitation, or adding it to the signed-in member);
+   * answers where the page goes next. `registrant.user.displayName` is the name the member typed.
+   */
   saveCredential(c: Context, registrant: Registrant, credential: PasskeyCredential): Promise<string>;
   /** The registered passkey of this credential id; null when none. */
   findPasskey(credentialId: string): Promise<StoredPasskey | null>;
@@ -49,7 +53,10 @@ export const PASSKEY_PATHS = {
 } as const;
 
 const OptionsBody = z.object({}).strict();
-const RegisterBody = z.object({ response: RegistrationResponse }).strict();
+/** A new member names itself when it accepts an invitation (ignored for a signed-in member's passkey). */
+const RegistrationOptionsBody = z.object({ displayName: DisplayNameField.optional() }).strict();
+const RegisterBody = z.object({ response: RegistrationResponse, displayName: DisplayNameField.optional() })
+  .strict();
 const SignInBody = z.object({ response: AuthenticationResponse }).strict();
 
 /**
@@ -69,8 +76,8 @@ export function passkeyRoutes(deps: PasskeyRouteDeps): Hono<AppEnv> {
   ];
   for (const path of Object.values(PASSKEY_PATHS)) app.on("POST", path, jsonType, sizeCap, wellFormed);
   app.post(PASSKEY_PATHS.registrationOptions, async (c) => {
-    parseOrThrow(OptionsBody, parsedJsonBody(c), "body");
-    const { browser, registrant } = await registration(c, deps);
+    const body = parseOrThrow(RegistrationOptionsBody, parsedJsonBody(c), "body");
+    const { browser, registrant } = await registration(c, deps, body.displayName);
     const options = await ceremonyOf(c).registrationOptions(browser, registrant.user, {
       excludeCredentialIds: registrant.excludeCredentialIds ?? [],
     });
@@ -78,7 +85,7 @@ export function passkeyRoutes(deps: PasskeyRouteDeps): Hono<AppEnv> {
   });
   app.post(PASSKEY_PATHS.register, async (c) => {
     const body = parseOrThrow(RegisterBody, parsedJsonBody(c), "body");
-    const { browser, registrant } = await registration(c, deps);
+    const { browser, registrant } = await registration(c, deps, body.displayName);
     const credential = await ceremonyOf(c).verifyRegistration(browser, body.response, {
       userHandle: registrant.user.handle,
     });
@@ -104,11 +111,16 @@ async function browserOf(c: Context, deps: PasskeyRouteDeps): Promise<string> {
   return browser;
 }
 
-async function registration(c: Context, deps: PasskeyRouteDeps) {
+/** The browser and the registrant, named `displayName` when the member typed one. */
+async function registration(c: Context, deps: PasskeyRouteDeps, displayName: string | undefined) {
   const browser = await browserOf(c, deps);
   const registrant = await deps.registrantOf(c);
   if (registrant === null) {
     throw new ServiceError("unauthenticated", "Nobody to register a passkey for: open your invitation link");
   }
-  return { browser, registrant };
+  if (displayName === undefined || displayName === "") return { browser, registrant };
+  return {
+    browser,
+    registrant: { ...registrant, user: { ...registrant.user, name: displayName, displayName } },
+  };
 }

@@ -14,6 +14,7 @@ import {
   requestOptionsOf,
   runPasskeyCeremony,
   startPasskeyButtons,
+  typedName,
 } from "./passkey_client.ts";
 
 /** Where the passkey script is served (a same-origin file: the pages' CSP forbids inline scripts). */
@@ -28,6 +29,7 @@ const FUNCTIONS = [
   registrationJsonOf,
   authenticationJsonOf,
   postJson,
+  typedName,
   runPasskeyCeremony,
   failureText,
   onPasskeyClick,

@@ -82,6 +82,17 @@ export async function homePage(
         <li>
           <a href="/dashboard/ledger">Ledger</a>
         </li>
+        <li>
+          <a href="/dashboard/members">Members</a> · <a href="/dashboard/passkeys">Your passkeys</a>
+          {member.role === "owner"
+            ? (
+              <>
+                {" · "}
+                <a href="/dashboard/audit">Audit log</a>
+              </>
+            )
+            : ""}
+        </li>
       </ul>
       <SignOutForm csrfToken={csrfToken} />
     </Layout>,

@@ -5,6 +5,7 @@ import type { MemberStore } from "../../../storage/member_store.ts";
 import type { OrgStore } from "../../../storage/org_store.ts";
 import { Layout } from "../../pages/kit/layout.tsx";
 import { renderPage } from "../../pages/kit/render.ts";
+import { DISPLAY_NAME_MAX } from "../display_name.ts";
 import { PASSKEY_PATHS } from "../ceremony/passkey_routes.ts";
 import type { DashboardEnv } from "../dashboard_visit.ts";
 import { INVITATION_PARAM } from "../wiring/passkey_wiring.ts";
@@ -49,6 +50,26 @@ export async function invitationPage(c: Context<DashboardEnv>, deps: InvitationP
         or a user name. The link works once: it is used up when the passkey is stored, and it expires 24 hours
         after it was made.
       </p>
+      {joining
+        ? (
+          <p>
+            <label for="display-name">Your name, as the organisation's members will see it (optional)</label>
+            <br />
+            <input
+              id="display-name"
+              name="displayName"
+              type="text"
+              maxlength={DISPLAY_NAME_MAX}
+              autocomplete="name"
+              aria-describedby="display-name-hint"
+            />
+            <br />
+            <span id="display-name-hint">
+              Up to {DISPLAY_NAME_MAX} characters. Left blank, you are named after your role.
+            </span>
+          </p>
+        )
+        : ""}
       <PasskeyButton
         ceremony="register"
         optionsUrl={`/dashboard${PASSKEY_PATHS.registrationOptions}${query}`}
@@ -56,6 +77,7 @@ export async function invitationPage(c: Context<DashboardEnv>, deps: InvitationP
         csrfToken={c.get("visit").csrfToken()}
         label="Register a passkey and join"
         done="Passkey registered."
+        nameInput={joining ? "display-name" : undefined}
       />
     </Layout>,
   );

@@ -8,6 +8,8 @@ export interface PasskeyButtonProps {
   csrfToken: string;
   label: string;
   done: string;
+  /** The id of the input whose text names a new member (sent with a registration). */
+  nameInput?: string | undefined;
 }
 
 /**
@@ -28,6 +30,7 @@ export function PasskeyButton(props: PasskeyButtonProps) {
           data-csrf={props.csrfToken}
           data-status="passkey-status"
           data-done={props.done}
+          data-name-input={props.nameInput}
         >
           {props.label}
         </button>

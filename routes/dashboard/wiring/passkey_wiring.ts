@@ -12,16 +12,20 @@ import type { InvitationRecord, MemberStore } from "../../../storage/member_stor
 import type { SessionStore } from "../../../storage/session_store.ts";
 import { PASSKEY_PATHS, type PasskeyRouteDeps, type Registrant } from "../ceremony/passkey_routes.ts";
 import type { DashboardEnv } from "../dashboard_visit.ts";
+import { defaultDisplayName } from "../display_name.ts";
 import { sessionChallengeStore } from "./session_challenges.ts";
 
 /** Where a browser goes once signed in. */
 export const HOME_PATH = "/dashboard";
 
+/** The signed-in member's passkeys page (where adding one leads). */
+export const PASSKEYS_PATH = "/dashboard/passkeys";
+
 /** The query parameter carrying an invitation's token to the registration endpoints. */
 export const INVITATION_PARAM = "invitation";
 
 export interface PasskeyWiringDeps {
-  members: Pick<MemberStore, "invitation" | "credential" | "recordCredentialUse">;
+  members: Pick<MemberStore, "invitation" | "credential" | "recordCredentialUse" | "listCredentials">;
   sessionStore: Pick<SessionStore, "issueChallenge" | "consumeChallenge">;
   askMembership: AskMembership;
   clock: Clock;
@@ -42,7 +46,8 @@ function dashboardContext(c: Context): Context<DashboardEnv> {
  */
 export function passkeyWiring(deps: PasskeyWiringDeps): PasskeyRouteDeps {
   const origin = publicOriginOf(deps.publicOrigin);
-  const registrantOf = async (c: Context) => {
+  const registrantOf = async (c: Context): Promise<Registrant | null> => {
+    if (c.req.query(INVITATION_PARAM) === undefined) return await signedInRegistrant(c, deps);
     const invitation = await invitationOf(c, deps);
     return invitation === null ? null : registrantOfInvitation(invitation);
   };
@@ -64,7 +69,10 @@ export function passkeyWiring(deps: PasskeyWiringDeps): PasskeyRouteDeps {
       }),
     browserOf: (c) => dashboardContext(c).get("visit").browserId(),
     registrantOf,
-    saveCredential: (c, registrant, credential) => acceptInvitation(c, deps, registrant, credential),
+    saveCredential: (c, registrant, credential) =>
+      c.req.query(INVITATION_PARAM) === undefined
+        ? addPasskey(c, deps, credential)
+        : acceptInvitation(c, deps, registrant, credential),
     findPasskey: (credentialId) => storedPasskeyOf(deps, credentialId),
     signIn: (c, signIn) => signInWithPasskey(c, deps, signIn),
   };
@@ -83,9 +91,46 @@ export function registrantOfInvitation(invitation: InvitationRecord): Registrant
   return { user: { handle, name: displayName, displayName } };
 }
 
-/** The name a member joining through `invitation` starts with (the member's role). */
+/** The name a member joining through `invitation` starts with, unless it types one (the member's role). */
 function newMemberName(invitation: InvitationRecord): string {
-  return invitation.role === "owner" ? "Owner" : "Viewer";
+  return defaultDisplayName(invitation.role);
+}
+
+/**
+ * Without an invitation, the signed-in member registers another passkey of its own (its passkeys
+ * excluded, so an authenticator does not make a second one for the same member); signed out: nobody.
+ */
+async function signedInRegistrant(c: Context, deps: PasskeyWiringDeps): Promise<Registrant | null> {
+  const signedIn = dashboardContext(c).get("visit").signedIn;
+  if (signedIn === null) return null;
+  const { member } = signedIn;
+  const passkeys = await deps.members.listCredentials(member.id);
+  return {
+    user: { handle: member.id, name: member.displayName, displayName: member.displayName },
+    excludeCredentialIds: passkeys.map((passkey) => passkey.credentialId),
+  };
+}
+
+/** Another passkey of the signed-in member (the MembershipActor's `addPasskey`, with its audit entry). */
+async function addPasskey(
+  c: Context,
+  deps: PasskeyWiringDeps,
+  credential: PasskeyCredential,
+): Promise<string> {
+  const signedIn = dashboardContext(c).get("visit").signedIn;
+  if (signedIn === null) throw new ServiceError("unauthenticated", "Sign in to the dashboard first");
+  await deps.askMembership(signedIn.member.orgId, {
+    type: "addPasskey",
+    memberId: signedIn.member.id,
+    credential: {
+      credentialId: credential.id,
+      publicKey: credential.publicKey,
+      signCount: credential.counter,
+      transports: credential.transports,
+      createdAtMs: deps.clock(),
+    },
+  });
+  return PASSKEYS_PATH;
 }
 
 async function acceptInvitation(
@@ -103,7 +148,7 @@ async function acceptInvitation(
     type: "accept",
     invitationId: invitation.id,
     secret: token.slice(token.indexOf(".") + 1),
-    displayName: newMemberName(invitation),
+    displayName: invitation.kind === "join" ? registrant.user.displayName : newMemberName(invitation),
     credential: {
       credentialId: credential.id,
       publicKey: credential.publicKey,

@@ -91,7 +91,8 @@ ul.outcomes { list-style: none; margin: 0; padding: 0; }
 .form-actions { display: flex; gap: 1rem; align-items: center; }
 section.scored-event { border-top: 1px solid var(--line); margin-top: 1.2rem; }
 .field-error { font-weight: 600; border-left: 4px solid var(--warn-line); padding-left: 0.5rem; margin: 0.2rem 0; }
-code#new-api-key { overflow-wrap: anywhere; font-size: 1rem; }
+code#new-api-key, code#invitation-link { overflow-wrap: anywhere; font-size: 1rem; }
+td form { display: inline-block; margin-right: 0.4rem; }
 .tag { display: inline-block; padding: 0 0.4rem; border: 1px solid var(--line); border-radius: 999px; font-size: 0.8rem; color: var(--muted); }
 @media (min-width: 42rem) {
   figure.chart svg text { font-size: 11.5px; }
