@@ -266,6 +266,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
         askOrg: deps.askOrg,
         clock: deps.clock,
         keys: { actors: deps.actors, keyActor: deps.keyActor, keys: deps.storage.apiKeys },
+        miners: { usage: deps.storage.usage, reports: deps.scoring.miners, leaseGraceMs },
       }),
     );
   }

@@ -16,6 +16,7 @@ import { signInPage } from "./pages/sign_in_page.tsx";
 import { requireMember, SIGN_IN_PATH } from "./require_member.ts";
 import { passkeyWiring } from "./wiring/passkey_wiring.ts";
 import { type KeyRouteDeps, keyRoutes } from "./keys/key_routes.tsx";
+import { minersArea, type MinersAreaDeps } from "./miners/miners_area.ts";
 
 export interface DashboardDeps {
   sessions: SessionDesk;
@@ -32,6 +33,8 @@ export interface DashboardDeps {
   clock: Clock;
   /** API keys: the same actor and store as the admin API. */
   keys: Omit<KeyRouteDeps, "orgs" | "clock">;
+  /** The miners page: usage, the miners' reports, the lease grace. */
+  miners: Pick<MinersAreaDeps, "usage" | "reports" | "leaseGraceMs" | "verify">;
 }
 
 /** A page handler of the dashboard: its refusals answered as pages. */
@@ -76,6 +79,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
   app.get(SIGN_IN_PATH, page(signInPage));
   app.get("/dashboard", requireMember(), page((c) => homePage(c, deps)));
   app.route("/", keyRoutes({ ...deps.keys, orgs: deps.stores.orgs, clock: deps.clock }));
+  app.route("/", minersArea({ ...deps.miners, ...deps, ...deps.stores, sessionStore: deps.stores.sessions }));
   app.route(
     "/dashboard",
     passkeyRoutes(passkeyWiring({

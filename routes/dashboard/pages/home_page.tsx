@@ -39,6 +39,9 @@ export async function homePage(c: Context<DashboardEnv>, deps: HomePageDeps): Pr
         <li>
           <a href="/dashboard/keys">API keys</a>
         </li>
+        <li>
+          <a href="/dashboard/miners">Miners and hotkeys</a>
+        </li>
       </ul>
       <SignOutForm csrfToken={c.get("visit").csrfToken()} />
     </Layout>,

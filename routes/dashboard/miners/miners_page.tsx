@@ -1,0 +1,293 @@
+import type { LeaseSpendReport } from "../../../actors/usage/mod.ts";
+import type { AgentVersion } from "../../../storage/agent_store.ts";
+import type { MemberRecord, MemberRole } from "../../../storage/member_store.ts";
+import type { MinerRegistration } from "../../../storage/org_store.ts";
+import { EmptyState, TableScroll } from "../../pages/kit/blocks.tsx";
+import { count, utc } from "../../pages/kit/format.ts";
+import { Layout } from "../../pages/kit/layout.tsx";
+import { creditAmount } from "../pages/credit_amount.ts";
+import { HotkeySteps, type HotkeyStepState, Problems } from "./hotkey_steps.tsx";
+import type { FieldProblem, SpendRange } from "./miner_forms.ts";
+
+export const MINERS_PATH = "/dashboard/miners";
+
+/** One hotkey of the organisation with what the service knows of it. */
+export interface MinerRow {
+  registration: MinerRegistration;
+  isDefault: boolean;
+  agents: { currentVersionId: string | null; versions: AgentVersion[] };
+  /** Its predictions counted in the score table's window; null when the service knows nothing of it yet. */
+  scoredPredictions: number | null;
+}
+
+export interface MinersPageProps {
+  orgName: string;
+  role: MemberRole;
+  miners: MinerRow[];
+  members: MemberRecord[];
+  csrfToken: string;
+  link: HotkeyStepState;
+  /** A refused bind or unlink, shown above the table. */
+  actionProblems: FieldProblem[];
+  range: SpendRange;
+  rangeProblems: FieldProblem[];
+  /** Null when the range was refused. */
+  spend: LeaseSpendReport | null;
+}
+
+/** `GET /dashboard/miners`: the organisation's hotkeys, their agents and predictions, their LLM spend. */
+export function MinersPage(props: MinersPageProps) {
+  const owner = props.role === "owner";
+  return (
+    <Layout title={`Miners · ${props.orgName}`} path={MINERS_PATH}>
+      <h1>Miners of {props.orgName}</h1>
+      <p>
+        <a href="/dashboard">Back to the dashboard</a>
+      </p>
+      <Problems what="Nothing was changed." problems={props.actionProblems} />
+      {props.miners.length === 0
+        ? (
+          <EmptyState
+            why="This organisation has no miner hotkey yet."
+            next={owner ? "Link one below with a signed proof." : undefined}
+          />
+        )
+        : <MinerTable {...props} owner={owner} />}
+      {owner
+        ? (
+          <section aria-labelledby="link-hotkey">
+            <h2 id="link-hotkey">Link a hotkey</h2>
+            <p>
+              Prove the organisation holds a hotkey by signing a challenge with it. A linked hotkey can be
+              bound to a member, and then signs in to the dashboard as that member.
+            </p>
+            <HotkeySteps
+              id="link"
+              state={props.link}
+              csrfToken={props.csrfToken}
+              challengeAction={`${MINERS_PATH}/link/challenge`}
+              proofAction={`${MINERS_PATH}/link`}
+              challengeLabel="Get a link challenge"
+              proofLabel="Link the hotkey"
+              what="The hotkey was not linked."
+            />
+          </section>
+        )
+        : <p>Only an owner of the organisation can link, bind or unlink hotkeys.</p>}
+      <SpendSection {...props} />
+    </Layout>
+  );
+}
+
+function MinerTable(props: MinersPageProps & { owner: boolean }) {
+  const nameOf = (memberId: string | null) =>
+    memberId === null
+      ? "nobody"
+      : props.members.find((member) => member.id === memberId)?.displayName ?? memberId;
+  return (
+    <TableScroll label="Miner hotkeys">
+      <table>
+        <caption>Miner hotkeys</caption>
+        <thead>
+          <tr>
+            <th scope="col">Hotkey</th>
+            <th scope="col">Registered</th>
+            <th scope="col">Default</th>
+            <th scope="col">Signs in as</th>
+            <th scope="col">Agent versions</th>
+            <th scope="col">Scored predictions</th>
+            {props.owner ? <th scope="col">Actions</th> : ""}
+          </tr>
+        </thead>
+        <tbody>
+          {props.miners.map((row) => {
+            const { hotkey, linkedWithProof, boundMemberId } = row.registration;
+            return (
+              <tr data-hotkey={hotkey}>
+                <th scope="row">
+                  <code>{hotkey}</code>
+                </th>
+                <td>
+                  {linkedWithProof ? "linked with proof" : "by the operator"},{" "}
+                  {utc(row.registration.registeredAtMs)}
+                </td>
+                <td>{row.isDefault ? "yes" : "no"}</td>
+                <td data-bound>{linkedWithProof ? nameOf(boundMemberId) : "nobody (no proof)"}</td>
+                <td>
+                  <AgentVersions agents={row.agents} />
+                </td>
+                <td>{row.scoredPredictions === null ? "none yet" : count(row.scoredPredictions)}</td>
+                {props.owner
+                  ? (
+                    <td>
+                      <MinerActions {...props} row={row} />
+                    </td>
+                  )
+                  : ""}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+function AgentVersions(props: { agents: MinerRow["agents"] }) {
+  const { versions, currentVersionId } = props.agents;
+  if (versions.length === 0) return <>none</>;
+  return (
+    <ul>
+      {versions.map((version) => (
+        <li>
+          <code>{version.versionId}</code>
+          {version.name ? ` ${version.name}` : ""}, {utc(version.createdAtMs)}
+          {version.versionId === currentVersionId ? " (current)" : ""}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function MinerActions(props: MinersPageProps & { row: MinerRow }) {
+  const { hotkey, linkedWithProof, boundMemberId } = props.row.registration;
+  const path = `${MINERS_PATH}/${encodeURIComponent(hotkey)}`;
+  const selectId = `bind-${hotkey}`;
+  return (
+    <>
+      {linkedWithProof
+        ? (
+          <form method="post" action={`${path}/bind`}>
+            <input type="hidden" name="_csrf" value={props.csrfToken} />
+            <label for={selectId}>Signs in as</label>
+            <select id={selectId} name="memberId">
+              <option value="" selected={boundMemberId === null}>nobody</option>
+              {props.members.map((member) => (
+                <option value={member.id} selected={member.id === boundMemberId}>
+                  {member.displayName} ({member.role}, {member.id})
+                </option>
+              ))}
+            </select>
+            <button type="submit" aria-label={`Bind hotkey ${hotkey}`}>Bind</button>
+          </form>
+        )
+        : ""}
+      <form method="post" action={`${path}/unlink`}>
+        <input type="hidden" name="_csrf" value={props.csrfToken} />
+        <button type="submit" aria-label={`Unlink hotkey ${hotkey}`}>Unlink</button>
+      </form>
+    </>
+  );
+}
+
+function SpendSection(props: MinersPageProps) {
+  const field = (name: "from" | "to" | "tz", label: string, type: string) => {
+    const problem = props.rangeProblems.find((entry) => entry.field === name)?.problem;
+    return (
+      <p>
+        <label for={`spend-${name}`}>{label}</label>
+        <input
+          id={`spend-${name}`}
+          name={name}
+          type={type}
+          value={props.range[name]}
+          aria-invalid={problem ? "true" : undefined}
+          aria-describedby={problem ? `spend-${name}-error` : undefined}
+        />
+        {problem ? <p class="field-error" id={`spend-${name}-error`}>{problem}</p> : ""}
+      </p>
+    );
+  };
+  return (
+    <section aria-labelledby="miner-spend">
+      <h2 id="miner-spend">LLM spend of the miners</h2>
+      <p>
+        What the validators' calls for these miners cost the organisation, settled in the range of local days,
+        by validator and by what became of the lease each call was made for (the figures of{" "}
+        <code>GET /v1/usage/leases</code>).
+      </p>
+      <Problems what="The range was not shown." problems={props.rangeProblems} />
+      <form method="get" action={MINERS_PATH}>
+        {field("from", "First day", "date")}
+        {field("to", "Last day", "date")}
+        {field("tz", "Time zone (IANA name)", "text")}
+        <p>
+          <button type="submit">Show the spend</button>
+        </p>
+      </form>
+      {props.spend ? <SpendTables spend={props.spend} /> : ""}
+    </section>
+  );
+}
+
+function SpendTables(props: { spend: LeaseSpendReport }) {
+  const { spend } = props;
+  if (spend.miners.length === 0) {
+    return (
+      <EmptyState why={`No validator call was settled for these miners from ${spend.from} to ${spend.to}.`} />
+    );
+  }
+  return (
+    <>
+      <p data-spend-total={spend.totals.spendMicro.toString()}>
+        In all: {creditAmount(spend.totals.spendMicro)} credits over {count(spend.totals.calls)} calls.
+      </p>
+      {spend.miners.map((miner) => {
+        const name = miner.minerHotkey ?? "no miner";
+        return (
+          <>
+            <h3>
+              <code>{name}</code>: {creditAmount(miner.spendMicro)} credits
+            </h3>
+            <TableScroll label={`Spend of ${name} by validator`}>
+              <table>
+                <caption>By validator</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Validator</th>
+                    <th scope="col">Spend (credits)</th>
+                    <th scope="col">Calls</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {miner.byValidator.map((each) => (
+                    <tr>
+                      <th scope="row">
+                        <code>{each.validatorHotkey ?? "none"}</code>
+                      </th>
+                      <td data-spend-micro={each.spendMicro.toString()}>{creditAmount(each.spendMicro)}</td>
+                      <td>{count(each.calls)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+            <TableScroll label={`Spend of ${name} by lease outcome`}>
+              <table>
+                <caption>By lease outcome</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Outcome</th>
+                    <th scope="col">Leases</th>
+                    <th scope="col">Spend (credits)</th>
+                    <th scope="col">Calls</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {miner.byOutcome.map((each) => (
+                    <tr>
+                      <th scope="row">{each.outcome}</th>
+                      <td>{count(each.leases)}</td>
+                      <td data-spend-micro={each.spendMicro.toString()}>{creditAmount(each.spendMicro)}</td>
+                      <td>{count(each.calls)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+          </>
+        );
+      })}
+    </>
+  );
+}
