@@ -55,8 +55,8 @@ export function MinersPage(props: MinersPageProps) {
         : <MinerTable {...props} owner={owner} />}
       {owner
         ? (
-          <section aria-labelledby="link-hotkey">
-            <h2 id="link-hotkey">Link a hotkey</h2>
+          <section aria-labelledby="link-a-hotkey">
+            <h2 id="link-a-hotkey">Link a hotkey</h2>
             <p>
               Prove the organisation holds a hotkey by signing a challenge with it. A linked hotkey can be
               bound to a member, and then signs in to the dashboard as that member.
