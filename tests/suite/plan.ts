@@ -31,6 +31,7 @@ const SLOW_FILES: Record<string, number> = {
   "billing/spend_counter_purge_job_test.ts": 1.5,
   "browser/passkey_ceremony_test.ts": 7.0,
   "browser/dashboard_journey_test.ts": 6.0,
+  "browser/dashboard_miners_test.ts": 10.0,
   "storage/assignment_store_race_contract_test.ts": 22.6,
   "storage/billing_store_contract_test.ts": 7.6,
   "keys/api_key_instances_test.ts": 7.0,
