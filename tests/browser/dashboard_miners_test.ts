@@ -2,7 +2,8 @@
  * The miners part of the dashboard journey in Chromium: an invited owner (passkey, virtual
  * authenticator) links a hotkey with a signature made as browser extensions sign, binds it to a
  * viewer who joined through a second context's authenticator, the viewer signs in with the hotkey,
- * and once the owner unlinks it the viewer's session ends.
+ * the owner links a second hotkey through a browser extension in the page, and once the owner
+ * unlinks the first the viewer's hotkey session ends.
  */
 import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
@@ -11,7 +12,9 @@ import { browserTest } from "../support/browser/browser_host.ts";
 import { type DashboardSite, openDashboardSite } from "../support/browser/dashboard_site.ts";
 import {
   bindHotkey,
+  installTestExtension,
   linkHotkey,
+  linkHotkeyWithExtension,
   sessionEnded,
   signInWithHotkey,
   unlinkHotkey,
@@ -60,6 +63,16 @@ browserTest(
     await t.step("a fresh browser signs in with the hotkey, as the viewer", async () => {
       await signInWithHotkey(fresh.page, site, hotkey, "viewer");
     });
+
+    await t.step(
+      "with a browser extension in the page, the owner links a hotkey without pasting",
+      async () => {
+        const second = polkadotSigner("//Bob");
+        await installTestExtension(owner.page, second);
+        await linkHotkeyWithExtension(owner.page, site, second);
+        assert.equal((await service.storage.orgs.minerRegistration(second.address))?.linkedWithProof, true);
+      },
+    );
 
     await t.step("the owner unlinks it, and the hotkey's session ends at its next page load", async () => {
       await unlinkHotkey(owner.page, site, hotkey.address);

@@ -1,3 +1,4 @@
+import { HOTKEY_SCRIPT_PATH } from "./hotkey_extension_script.ts";
 import type { FieldProblem } from "./miner_forms.ts";
 
 /** Where a hotkey ceremony stands on its page: the hotkey typed, and once issued, the message to sign. */
@@ -116,6 +117,11 @@ export function HotkeySteps(props: HotkeyStepsProps) {
               </textarea>
               <FieldError id={`${id}-signature-error`} problem={signatureProblem} />
             </p>
+            <script src={HOTKEY_SCRIPT_PATH} defer></script>
+            <p>
+              <button type="button" hidden data-extension-sign>Sign with a browser extension</button>
+            </p>
+            <p role="status" data-extension-status></p>
             <p>
               <button type="submit">{props.proofLabel}</button>
             </p>

@@ -249,3 +249,18 @@ Deno.test("the miners' spend range is checked as the usage API checks it", async
     assert.match(bad.html, new RegExp(`id="spend-${field}-error"`), query);
   }
 });
+
+Deno.test("the extension script is a same-origin file the proof forms load", async () => {
+  await using service = await openTestService({ env: ON });
+  const orgId = await createOrg(service.request);
+  const owner = await memberBrowser(service, orgId, "owner");
+  const step2 = await postPageForm(service, owner, MINERS, `${MINERS}/link/challenge`, {
+    hotkey: alice.address,
+  });
+  assert.match(step2.html, /<script src="\/dashboard\/assets\/hotkey.js" defer><\/script>/);
+  assert.match(step2.html, /<button type="button" hidden="" data-extension-sign="true">/);
+  const script = await service.request("/dashboard/assets/hotkey.js");
+  assert.equal(script.status, 200);
+  assert.match(script.headers.get("content-type") ?? "", /^text\/javascript/);
+  assert.match(await script.text(), /injectedWeb3/);
+});

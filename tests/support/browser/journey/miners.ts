@@ -97,3 +97,48 @@ export async function sessionEnded(page: Page, site: DashboardSite): Promise<voi
   await page.goto(`${site.base}/dashboard`);
   await page.waitForURL(`${site.base}/dashboard/sign-in`);
 }
+
+/**
+ * Gives the page's context a browser extension holding `signer`'s key, as polkadot{.js} injects
+ * itself (`window.injectedWeb3`): its `signRaw` of bytes signs them `<Bytes>`-wrapped, with
+ * polkadot-js's keyring on the test's side.
+ */
+export async function installTestExtension(page: Page, signer: PolkadotSigner): Promise<void> {
+  await page.exposeFunction("fgwTestExtensionSign", (address: string, data: string) => {
+    if (address !== signer.address) throw new Error("Unknown account");
+    const bytes = Uint8Array.from(data.slice(2).match(/../g) ?? [], (pair) => parseInt(pair, 16));
+    return signer.extensionSign(new TextDecoder().decode(bytes));
+  });
+  await page.addInitScript(() => {
+    const page = globalThis as unknown as Record<string, unknown>;
+    const sign = page["fgwTestExtensionSign"] as (address: string, data: string) => Promise<string>;
+    page["injectedWeb3"] = {
+      "test-extension": {
+        version: "0.0.0",
+        enable: () =>
+          Promise.resolve({
+            signer: {
+              signRaw: async (payload: { address: string; data: string }) => ({
+                id: 1,
+                signature: await sign(payload.address, payload.data),
+              }),
+            },
+          }),
+      },
+    };
+  });
+}
+
+/** An owner links `signer`'s hotkey with the browser extension the page holds (no pasting). */
+export async function linkHotkeyWithExtension(page: Page, site: DashboardSite, signer: PolkadotSigner) {
+  await page.goto(`${site.base}${MINERS}`);
+  await page.fill("#link-hotkey", signer.address);
+  await page.click("text=Get a link challenge");
+  await page.waitForURL(`${site.base}${MINERS}/link/challenge`);
+  await page.click("text=Sign with a browser extension");
+  await page.locator("text=Signed by the extension: submit the form.").waitFor();
+  assert.match(await page.locator("#link-signature").inputValue(), /^0x[0-9a-f]{128}$/);
+  await page.click("text=Link the hotkey");
+  await page.waitForURL(`${site.base}${MINERS}`);
+  assert.match(await page.locator(`tr[data-hotkey="${signer.address}"]`).innerText(), /linked with proof/);
+}
