@@ -45,7 +45,7 @@ function unescapeHtml(text: string): string {
 
 /** The message a hotkey step page shows to sign (`<pre id="<id>-message">`), and the challenge it carries. */
 export function issuedOf(html: string, id: "link" | "signin"): { message: string; challenge: string } {
-  const message = new RegExp(`<pre id="${id}-message"[^>]*>([^<]*)</pre>`).exec(html)?.[1];
+  const message = new RegExp(`<pre[^>]* id="${id}-message"[^>]*>([^<]*)</pre>`).exec(html)?.[1];
   const challenge = /name="challenge" value="([^"]+)"/.exec(html)?.[1];
   if (message === undefined || challenge === undefined) throw new Error(`no ${id} message on the page`);
   return { message: unescapeHtml(message), challenge };

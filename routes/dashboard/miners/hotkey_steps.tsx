@@ -96,11 +96,11 @@ export function HotkeySteps(props: HotkeyStepsProps) {
             <p>
               Sign exactly this message with the hotkey (its lines joined by line breaks, none at the end):
             </p>
-            <pre id={`${id}-message`} data-message>{state.issued.message}</pre>
+            <pre class="sign-text" id={`${id}-message`} data-message>{state.issued.message}</pre>
             <p>
               From a shell, with the hotkey's seed in <code>FGW_SIGNING_SECRET</code>:
             </p>
-            <pre id={`${id}-command`}>{signCommand(state.issued.message)}</pre>
+            <pre class="sign-text" id={`${id}-command`}>{signCommand(state.issued.message)}</pre>
             <p>
               The challenge answers once, from this browser, for 5 minutes. A signature made by the
               polkadot{"{"}.js{"}"} or Talisman extension works as well.
@@ -110,6 +110,7 @@ export function HotkeySteps(props: HotkeyStepsProps) {
               <textarea
                 id={`${id}-signature`}
                 name="signature"
+                class="signature"
                 rows={3}
                 aria-invalid={signatureProblem ? "true" : undefined}
                 aria-describedby={signatureProblem ? `${id}-signature-error` : undefined}

@@ -52,7 +52,19 @@ export function MinersPage(props: MinersPageProps) {
             next={owner ? "Link one below with a signed proof." : undefined}
           />
         )
-        : <MinerTable {...props} owner={owner} />}
+        : <MinerTable {...props} />}
+      {owner && props.miners.length > 0
+        ? (
+          <section aria-labelledby="change-hotkeys">
+            <h2 id="change-hotkeys">Bind or unlink a hotkey</h2>
+            <p>
+              A hotkey linked with proof signs in as the member it is bound to, with that member's role.
+              Unlinking a hotkey ends the sessions it signed in.
+            </p>
+            {props.miners.map((row) => <MinerActions {...props} row={row} />)}
+          </section>
+        )
+        : ""}
       {owner
         ? (
           <section aria-labelledby="link-a-hotkey">
@@ -79,7 +91,7 @@ export function MinersPage(props: MinersPageProps) {
   );
 }
 
-function MinerTable(props: MinersPageProps & { owner: boolean }) {
+function MinerTable(props: MinersPageProps) {
   const nameOf = (memberId: string | null) =>
     memberId === null
       ? "nobody"
@@ -96,7 +108,6 @@ function MinerTable(props: MinersPageProps & { owner: boolean }) {
             <th scope="col">Signs in as</th>
             <th scope="col">Agent versions</th>
             <th scope="col">Scored predictions</th>
-            {props.owner ? <th scope="col">Actions</th> : ""}
           </tr>
         </thead>
         <tbody>
@@ -105,10 +116,10 @@ function MinerTable(props: MinersPageProps & { owner: boolean }) {
             return (
               <tr data-hotkey={hotkey}>
                 <th scope="row">
-                  <code>{hotkey}</code>
+                  <code class="hotkey">{hotkey}</code>
                 </th>
                 <td>
-                  {linkedWithProof ? "linked with proof" : "by the operator"},{" "}
+                  {linkedWithProof ? "linked with proof" : "by the operator"},<br />
                   {utc(row.registration.registeredAtMs)}
                 </td>
                 <td>{row.isDefault ? "yes" : "no"}</td>
@@ -117,13 +128,6 @@ function MinerTable(props: MinersPageProps & { owner: boolean }) {
                   <AgentVersions agents={row.agents} />
                 </td>
                 <td>{row.scoredPredictions === null ? "none yet" : count(row.scoredPredictions)}</td>
-                {props.owner
-                  ? (
-                    <td>
-                      <MinerActions {...props} row={row} />
-                    </td>
-                  )
-                  : ""}
               </tr>
             );
           })}
@@ -154,29 +158,34 @@ function MinerActions(props: MinersPageProps & { row: MinerRow }) {
   const path = `${MINERS_PATH}/${encodeURIComponent(hotkey)}`;
   const selectId = `bind-${hotkey}`;
   return (
-    <>
-      {linkedWithProof
-        ? (
-          <form method="post" action={`${path}/bind`}>
-            <input type="hidden" name="_csrf" value={props.csrfToken} />
-            <label for={selectId}>Signs in as</label>
-            <select id={selectId} name="memberId">
-              <option value="" selected={boundMemberId === null}>nobody</option>
-              {props.members.map((member) => (
-                <option value={member.id} selected={member.id === boundMemberId}>
-                  {member.displayName} ({member.role}, {member.id})
-                </option>
-              ))}
-            </select>
-            <button type="submit" aria-label={`Bind hotkey ${hotkey}`}>Bind</button>
-          </form>
-        )
-        : ""}
-      <form method="post" action={`${path}/unlink`}>
-        <input type="hidden" name="_csrf" value={props.csrfToken} />
-        <button type="submit" aria-label={`Unlink hotkey ${hotkey}`}>Unlink</button>
-      </form>
-    </>
+    <div class="miner-actions" data-actions-for={hotkey}>
+      <h3>
+        <code class="hotkey">{hotkey}</code>
+      </h3>
+      <div class="form-actions">
+        {linkedWithProof
+          ? (
+            <form method="post" action={`${path}/bind`}>
+              <input type="hidden" name="_csrf" value={props.csrfToken} />
+              <label for={selectId}>Signs in as</label>{" "}
+              <select id={selectId} name="memberId">
+                <option value="" selected={boundMemberId === null}>nobody</option>
+                {props.members.map((member) => (
+                  <option value={member.id} selected={member.id === boundMemberId}>
+                    {member.displayName} ({member.role}, {member.id})
+                  </option>
+                ))}
+              </select>{" "}
+              <button type="submit" aria-label={`Bind hotkey ${hotkey}`}>Bind</button>
+            </form>
+          )
+          : <p>Registered by the operator without proof: it never signs in. Link it to bind it.</p>}
+        <form method="post" action={`${path}/unlink`}>
+          <input type="hidden" name="_csrf" value={props.csrfToken} />
+          <button type="submit" aria-label={`Unlink hotkey ${hotkey}`}>Unlink</button>
+        </form>
+      </div>
+    </div>
   );
 }
 

@@ -72,7 +72,7 @@ Deno.test("an owner links a hotkey with an extension's signature of the exact li
   });
   assert.match(
     step2.html,
-    /<pre id="link-command">deno task -q sign --message \$&#39;forecasting-gateway\/link\/v1\\n/,
+    /<pre class="sign-text" id="link-command">deno task -q sign --message \$&#39;forecasting-gateway\/link\/v1\\n/,
   );
 });
 
