@@ -180,6 +180,15 @@ Deno.test("bound to a viewer, the hotkey signs in as the viewer; unlinked, that 
   });
   assert.equal(badBind.status, 400);
   assert.match(badBind.html, /<strong>memberId<\/strong>/);
+  const other = await createOrg(service.request, "Other");
+  await memberBrowser(service, other, "owner");
+  const strangerId = await memberIdOf(service, other, "owner");
+  const stranger = await postPageForm(service, owner, MINERS, `${MINERS}/${alice.address}/bind`, {
+    memberId: strangerId,
+  });
+  assert.equal(stranger.status, 400);
+  assert.match(stranger.html, /<strong>memberId<\/strong>/);
+  assert.equal((await minersOf(service, orgId))[0]!.boundMemberId, null);
   const bound = await postPageForm(service, owner, MINERS, `${MINERS}/${alice.address}/bind`, {
     memberId: viewerId,
   });
