@@ -76,6 +76,7 @@ export function HotkeySteps(props: HotkeyStepsProps) {
             id={`${id}-hotkey`}
             name="hotkey"
             type="text"
+            class="hotkey-field"
             autocomplete="off"
             value={state.hotkey}
             aria-invalid={hotkeyProblem ? "true" : undefined}
