@@ -60,99 +60,98 @@ function page(render: (c: DashboardContext) => Promise<Response>) {
  */
 export function minerRoutes(deps: MinerRouteDeps): Hono<DashboardEnv> {
   const app = new Hono<DashboardEnv>();
-  const by = (c: DashboardContext) => ({ kind: "member" as const, memberId: signedInOf(c).member.id });
-  /** The hotkey of the path, of the signed-in member's organisation; 404 otherwise. */
-  const hotkeyOfPath = async (c: DashboardContext): Promise<string> => {
-    const hotkey = c.req.param("hotkey") ?? "";
-    const registration = isSs58Address(hotkey) ? await deps.orgs.minerRegistration(hotkey) : null;
-    requireSameOrg(c, registration?.orgId);
-    return hotkey;
-  };
-
   app.get(MINERS_PATH, requireMember(), page((c) => showMiners(c, deps, {})));
-  app.post(
-    `${MINERS_PATH}/link/challenge`,
-    requireMember("owner"),
-    page(async (c) => {
-      const fields = await readFields(c);
-      const typed = fields["hotkey"]?.trim() ?? "";
-      const checked = checkForm(HotkeyForm, fields);
-      if (checked.value === null) {
-        return showMiners(c, deps, {
-          link: { ...NO_STEP, hotkey: typed, problems: checked.problems },
-          status: 400,
-        });
-      }
-      const { session, member } = signedInOf(c);
-      const { hotkey } = checked.value;
-      const hotkeys = deps.hotkeys({ browser: session.id, purpose: "hotkey_link", subject: member.orgId });
-      const challenge = await hotkeys.linkChallenge(session.id, member.orgId);
-      const message = linkMessage({ origin: hotkeys.origin, orgId: member.orgId, challenge, hotkey });
-      return showMiners(c, deps, { link: { hotkey, issued: { challenge, message }, problems: [] } });
-    }),
-  );
-  app.post(
-    `${MINERS_PATH}/link`,
-    requireMember("owner"),
-    page(async (c) => {
-      const fields = await readFields(c);
-      const typed = fields["hotkey"]?.trim() ?? "";
-      const refused = (problems: FieldProblem[], status: 400 | 409 = 400) =>
-        showMiners(c, deps, { link: { ...NO_STEP, hotkey: typed, problems }, status });
-      const checked = proofForm(fields);
-      if (checked.value === null) return refused(checked.problems);
-      const { session, member } = signedInOf(c);
-      try {
-        const hotkeys = deps.hotkeys({ browser: session.id, purpose: "hotkey_link", subject: member.orgId });
-        await hotkeys.verifyLink(session.id, checked.value, { orgId: member.orgId });
-      } catch (error) {
-        if (!isRefusal(error)) throw error;
-        return refused([refusalProblem(error)]);
-      }
-      try {
-        await deps.askOrg(member.orgId, {
-          type: "registerMiner",
-          hotkey: checked.value.hotkey,
-          proof: true,
-          by: by(c),
-        });
-      } catch (error) {
-        if (!(error instanceof ServiceError) || error.code !== "conflict") throw error;
-        return refused([{ field: "hotkey", problem: "Another organisation has this hotkey" }], 409);
-      }
-      return c.redirect(MINERS_PATH, 303);
-    }),
-  );
+  app.post(`${MINERS_PATH}/link/challenge`, requireMember("owner"), page((c) => askLinkChallenge(c, deps)));
+  app.post(`${MINERS_PATH}/link`, requireMember("owner"), page((c) => linkWithProof(c, deps)));
   app.post(
     `${MINERS_PATH}/:hotkey/bind`,
     requireMember("owner"),
-    page(async (c) => {
-      const hotkey = await hotkeyOfPath(c);
-      const checked = checkForm(BindForm, await readFields(c));
-      if (checked.value === null) {
-        return showMiners(c, deps, { actionProblems: checked.problems, status: 400 });
-      }
-      const memberId = checked.value.memberId === "" ? null : checked.value.memberId;
-      try {
-        await deps.askOrg(signedInOf(c).member.orgId, { type: "bindMiner", hotkey, memberId, by: by(c) });
-      } catch (error) {
-        if (!(error instanceof ServiceError) || !["not_found", "conflict"].includes(error.code)) throw error;
-        const problem = { field: error.code === "not_found" ? "memberId" : "hotkey", problem: error.message };
-        return showMiners(c, deps, { actionProblems: [problem], status: 400 });
-      }
-      return c.redirect(MINERS_PATH, 303);
-    }),
+    page(async (c) => bindHotkey(c, deps, await hotkeyOfPath(c, deps))),
   );
   app.post(
     `${MINERS_PATH}/:hotkey/unlink`,
     requireMember("owner"),
     page(async (c) => {
-      const hotkey = await hotkeyOfPath(c);
-      await deps.askOrg(signedInOf(c).member.orgId, { type: "unregisterMiner", hotkey, by: by(c) });
+      const hotkey = await hotkeyOfPath(c, deps);
+      await deps.askOrg(signedInOf(c).member.orgId, { type: "unregisterMiner", hotkey, by: memberOf(c) });
       return c.redirect(MINERS_PATH, 303);
     }),
   );
   return app;
+}
+
+/** The signed-in member, as the audit log names who asked. */
+function memberOf(c: DashboardContext) {
+  return { kind: "member" as const, memberId: signedInOf(c).member.id };
+}
+
+/** The hotkey of the path, of the signed-in member's organisation; 404 otherwise. */
+async function hotkeyOfPath(c: DashboardContext, deps: MinerRouteDeps): Promise<string> {
+  const hotkey = c.req.param("hotkey") ?? "";
+  const registration = isSs58Address(hotkey) ? await deps.orgs.minerRegistration(hotkey) : null;
+  requireSameOrg(c, registration?.orgId);
+  return hotkey;
+}
+
+/** The link ceremony of the signed-in owner: challenges bound to its session and organisation. */
+function linkCeremonyOf(c: DashboardContext, deps: MinerRouteDeps) {
+  const { session, member } = signedInOf(c);
+  const hotkeys = deps.hotkeys({ browser: session.id, purpose: "hotkey_link", subject: member.orgId });
+  return { hotkeys, session: session.id, orgId: member.orgId };
+}
+
+/** Step 1: the typed hotkey checked, a link challenge issued, the message to sign shown. */
+async function askLinkChallenge(c: DashboardContext, deps: MinerRouteDeps): Promise<Response> {
+  const fields = await readFields(c);
+  const checked = checkForm(HotkeyForm, fields);
+  if (checked.value === null) {
+    const link = { ...NO_STEP, hotkey: fields["hotkey"]?.trim() ?? "", problems: checked.problems };
+    return showMiners(c, deps, { link, status: 400 });
+  }
+  const { hotkeys, session, orgId } = linkCeremonyOf(c, deps);
+  const { hotkey } = checked.value;
+  const challenge = await hotkeys.linkChallenge(session, orgId);
+  const message = linkMessage({ origin: hotkeys.origin, orgId, challenge, hotkey });
+  return showMiners(c, deps, { link: { hotkey, issued: { challenge, message }, problems: [] } });
+}
+
+/** Step 2: the pasted proof verified, then the hotkey registered with proof; refusals as the form again. */
+async function linkWithProof(c: DashboardContext, deps: MinerRouteDeps): Promise<Response> {
+  const fields = await readFields(c);
+  const refused = (problems: FieldProblem[], status: 400 | 409 = 400) =>
+    showMiners(c, deps, { link: { ...NO_STEP, hotkey: fields["hotkey"]?.trim() ?? "", problems }, status });
+  const checked = proofForm(fields);
+  if (checked.value === null) return refused(checked.problems);
+  const { hotkeys, session, orgId } = linkCeremonyOf(c, deps);
+  try {
+    await hotkeys.verifyLink(session, checked.value, { orgId });
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    return refused([refusalProblem(error)]);
+  }
+  const { hotkey } = checked.value;
+  try {
+    await deps.askOrg(orgId, { type: "registerMiner", hotkey, proof: true, by: memberOf(c) });
+  } catch (error) {
+    if (!(error instanceof ServiceError) || error.code !== "conflict") throw error;
+    return refused([{ field: "hotkey", problem: "Another organisation has this hotkey" }], 409);
+  }
+  return c.redirect(MINERS_PATH, 303);
+}
+
+/** Binds `hotkey` to the member the form picks, or to nobody; refusals as the page again, 400. */
+async function bindHotkey(c: DashboardContext, deps: MinerRouteDeps, hotkey: string): Promise<Response> {
+  const checked = checkForm(BindForm, await readFields(c));
+  if (checked.value === null) return showMiners(c, deps, { actionProblems: checked.problems, status: 400 });
+  const memberId = checked.value.memberId === "" ? null : checked.value.memberId;
+  try {
+    await deps.askOrg(signedInOf(c).member.orgId, { type: "bindMiner", hotkey, memberId, by: memberOf(c) });
+  } catch (error) {
+    if (!(error instanceof ServiceError) || !["not_found", "conflict"].includes(error.code)) throw error;
+    const problem = { field: error.code === "not_found" ? "memberId" : "hotkey", problem: error.message };
+    return showMiners(c, deps, { actionProblems: [problem], status: 400 });
+  }
+  return c.redirect(MINERS_PATH, 303);
 }
 
 /** A ceremony's refusal as the field it is about: the challenge, or the signature. */
