@@ -269,6 +269,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
         usage: { usage: deps.storage.usage, billing: deps.storage.billing, cursors: deps.events.cursors },
         audit: deps.storage.audit,
         cursors: deps.events.cursors,
+        miners: { usage: deps.storage.usage, reports: deps.scoring.miners, leaseGraceMs },
       }),
     );
   }

@@ -20,6 +20,7 @@ import { type UsagePageDeps, usagePageRoutes } from "./usage/usage_page_routes.t
 import { membersArea } from "./members/members_area.ts";
 import type { AuditStore } from "../../storage/audit_store.ts";
 import type { CursorCodec } from "../http/cursor.ts";
+import { minersArea, type MinersAreaDeps } from "./miners/miners_area.ts";
 
 export interface DashboardDeps {
   sessions: SessionDesk;
@@ -41,6 +42,8 @@ export interface DashboardDeps {
   /** The audit log (the members area's audit page) and the codec of its page cursors. */
   audit: AuditStore;
   cursors: CursorCodec;
+  /** The miners page: usage, the miners' reports, the lease grace. */
+  miners: Pick<MinersAreaDeps, "usage" | "reports" | "leaseGraceMs" | "verify">;
 }
 
 /** A page handler of the dashboard: its refusals answered as pages. */
@@ -91,6 +94,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
   app.get("/dashboard", requireMember(), page((c) => homePage(c, { ...deps, usage: deps.usage.usage })));
   app.route("/", keyRoutes({ ...deps.keys, orgs: deps.stores.orgs, clock: deps.clock }));
   app.route("/", membersArea({ ...deps, members: deps.stores.members, orgs: deps.stores.orgs }));
+  app.route("/", minersArea({ ...deps, ...deps.stores, ...deps.miners, sessionStore: deps.stores.sessions }));
   app.route(
     "/dashboard",
     passkeyRoutes(passkeyWiring({

@@ -32,6 +32,7 @@ const SLOW_FILES: Record<string, number> = {
   "browser/passkey_ceremony_test.ts": 7.0,
   "browser/dashboard_journey_test.ts": 6.0,
   "browser/dashboard_usage_test.ts": 8.0,
+  "browser/dashboard_miners_test.ts": 10.0,
   "storage/assignment_store_race_contract_test.ts": 22.6,
   "storage/billing_store_contract_test.ts": 7.6,
   "keys/api_key_instances_test.ts": 7.0,

@@ -93,6 +93,9 @@ export async function homePage(
             )
             : ""}
         </li>
+        <li>
+          <a href="/dashboard/miners">Miners and hotkeys</a>
+        </li>
       </ul>
       <SignOutForm csrfToken={csrfToken} />
     </Layout>,

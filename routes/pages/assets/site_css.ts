@@ -93,6 +93,9 @@ section.scored-event { border-top: 1px solid var(--line); margin-top: 1.2rem; }
 .field-error { font-weight: 600; border-left: 4px solid var(--warn-line); padding-left: 0.5rem; margin: 0.2rem 0; }
 code#new-api-key, code#invitation-link { overflow-wrap: anywhere; font-size: 1rem; }
 td form { display: inline-block; margin-right: 0.4rem; }
+pre.sign-text { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--panel); padding: 0.5rem 0.7rem; max-width: 48rem; }
+input.hotkey-field { display: block; width: 100%; max-width: 34rem; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+textarea.signature { display: block; width: 100%; max-width: 48rem; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .tag { display: inline-block; padding: 0 0.4rem; border: 1px solid var(--line); border-radius: 999px; font-size: 0.8rem; color: var(--muted); }
 @media (min-width: 42rem) {
   figure.chart svg text { font-size: 11.5px; }
