@@ -52,6 +52,7 @@ import { wantsHtml } from "./pages/kit/page_answer.ts";
 import type { AskMembership, SessionDesk } from "../actors/identity/mod.ts";
 import { adminMemberRoutes } from "./identity/admin_members.ts";
 import { dashboardRoutes } from "./dashboard/dashboard.ts";
+import { SignInLimits } from "./dashboard/sign_in_limits.ts";
 
 /** What the routes need from the running service. */
 export interface AppDeps {
@@ -266,6 +267,11 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
         askOrg: deps.askOrg,
         clock: deps.clock,
         keys: { actors: deps.actors, keyActor: deps.keyActor, keys: deps.storage.apiKeys },
+        signInLimits: new SignInLimits({
+          store: deps.storage.rateLimits,
+          clock: deps.clock,
+          trustedProxies: deps.http.trustedProxies,
+        }),
       }),
     );
   }

@@ -16,6 +16,9 @@ import { signInPage } from "./pages/sign_in_page.tsx";
 import { requireMember, SIGN_IN_PATH } from "./require_member.ts";
 import { passkeyWiring } from "./wiring/passkey_wiring.ts";
 import { type KeyRouteDeps, keyRoutes } from "./keys/key_routes.tsx";
+import { PASSKEY_PATHS } from "./ceremony/passkey_routes.ts";
+import type { SignInLimits } from "./sign_in_limits.ts";
+import { passkeyAccountOf } from "./wiring/passkey_account.ts";
 
 export interface DashboardDeps {
   sessions: SessionDesk;
@@ -32,6 +35,8 @@ export interface DashboardDeps {
   clock: Clock;
   /** API keys: the same actor and store as the admin API. */
   keys: Omit<KeyRouteDeps, "orgs" | "clock">;
+  /** Sign-in rate limits per client address and per account, shared by every instance. */
+  signInLimits: SignInLimits;
 }
 
 /** A page handler of the dashboard: its refusals answered as pages. */
@@ -76,6 +81,13 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
   app.get(SIGN_IN_PATH, page(signInPage));
   app.get("/dashboard", requireMember(), page((c) => homePage(c, deps)));
   app.route("/", keyRoutes({ ...deps.keys, orgs: deps.stores.orgs, clock: deps.clock }));
+  for (const path of Object.values(PASSKEY_PATHS)) {
+    app.use(`/dashboard${path}`, deps.signInLimits.perAddress());
+  }
+  app.use(
+    `/dashboard${PASSKEY_PATHS.signIn}`,
+    deps.signInLimits.perAccount(passkeyAccountOf(deps.stores.members)),
+  );
   app.route(
     "/dashboard",
     passkeyRoutes(passkeyWiring({
