@@ -1,0 +1,141 @@
+/**
+ * Every route of the dashboard, keyed "METHOD path" exactly as the router lists it, with what the
+ * router-enumerated checks (route_checks_test.ts) need: who may use it, and the requests that try
+ * it for the member's own organisation and for another's. A route missing here fails those checks:
+ * add it when adding the route.
+ */
+import { adminInit, createOrg, issueKey } from "../../support/access.ts";
+import type { TestBrowser } from "../../support/dashboard.ts";
+import { memberBrowser } from "../../support/dashboard_member.ts";
+import type { TestService } from "../../support/test_service.ts";
+
+/** One organisation of the checks' world, with a resource of each kind. */
+export interface WorldOrg {
+  orgId: string;
+  keyId: string;
+  /** An invitation not used yet: its id and its link's token. */
+  invitationId: string;
+  invitationToken: string;
+  owner: TestBrowser;
+  viewer: TestBrowser;
+}
+
+/** Two organisations: the member's own (`own`) and another (`other`). */
+export interface World {
+  service: TestService;
+  own: WorldOrg;
+  other: WorldOrg;
+}
+
+/** A request of the checks: a path (with its query) and a body, a form's fields or JSON. */
+export interface Probe {
+  path: string;
+  form?: [string, string][];
+  json?: unknown;
+}
+
+/**
+ * Who may use a route. `owner`: an owner's action; a viewer's is 403 `insufficient_role`.
+ * `member` and `public` (signed out too): the reason any member, or anyone, may.
+ */
+export type Access = { kind: "owner" } | { kind: "member"; reason: string } | {
+  kind: "public";
+  reason: string;
+};
+
+export interface RouteCase {
+  access: Access;
+  /** The request for the member's own organisation (for a page: what its owner would open). */
+  own(world: World): Probe;
+  /**
+   * For a route with a path parameter: the same request naming the other organisation's resource
+   * (404 expected), or why the parameter names nothing of an organisation.
+   */
+  foreign?: ((world: World) => Probe) | { none: string };
+}
+
+const OWNER_ONLY: Access = { kind: "owner" };
+const KEY_FORM: [string, string][] = [["name", "CI"], ["scopes", "billing:read"], ["rateLimitRpm", "30"]];
+const CEREMONY = "a sign-in ceremony's step: it is how a browser signs in, so it needs no member";
+
+export const DASHBOARD_ROUTES: Record<string, RouteCase> = {
+  "GET /dashboard": {
+    access: { kind: "member", reason: "the home page" },
+    own: () => ({ path: "/dashboard" }),
+  },
+  "GET /dashboard/sign-in": {
+    access: { kind: "public", reason: "the sign-in page" },
+    own: () => ({ path: "/dashboard/sign-in" }),
+  },
+  "GET /dashboard/assets/passkey.js": {
+    access: { kind: "public", reason: "the passkey script of the sign-in and invitation pages" },
+    own: () => ({ path: "/dashboard/assets/passkey.js" }),
+  },
+  "GET /dashboard/invitations/:token": {
+    access: { kind: "public", reason: "an invitation link is opened before its member exists" },
+    own: (world) => ({ path: `/dashboard/invitations/${world.own.invitationToken}` }),
+    foreign: {
+      none:
+        "a bearer link: whoever holds it may open it, signed in or not, and it shows only what accepting does",
+    },
+  },
+  "POST /dashboard/sign-out": {
+    access: { kind: "member", reason: "every member may end its own session" },
+    own: () => ({ path: "/dashboard/sign-out", form: [] }),
+  },
+  "GET /dashboard/keys": {
+    access: { kind: "member", reason: "a viewer reads the keys" },
+    own: () => ({ path: "/dashboard/keys" }),
+  },
+  "POST /dashboard/keys": { access: OWNER_ONLY, own: () => ({ path: "/dashboard/keys", form: KEY_FORM }) },
+  "POST /dashboard/keys/:keyId/rotate": {
+    access: OWNER_ONLY,
+    own: (world) => ({ path: `/dashboard/keys/${world.own.keyId}/rotate`, form: [] }),
+    foreign: (world) => ({ path: `/dashboard/keys/${world.other.keyId}/rotate`, form: [] }),
+  },
+  "POST /dashboard/keys/:keyId/revoke": {
+    access: OWNER_ONLY,
+    own: (world) => ({ path: `/dashboard/keys/${world.own.keyId}/revoke`, form: [] }),
+    foreign: (world) => ({ path: `/dashboard/keys/${world.other.keyId}/revoke`, form: [] }),
+  },
+  "POST /dashboard/passkeys/register/options": {
+    access: { kind: "public", reason: "accepting an invitation: the link's token is the credential" },
+    own: (world) => ({
+      path: `/dashboard/passkeys/register/options?invitation=${world.own.invitationToken}`,
+      json: {},
+    }),
+  },
+  "POST /dashboard/passkeys/register": {
+    access: { kind: "public", reason: "accepting an invitation: the link's token is the credential" },
+    own: (world) => ({
+      path: `/dashboard/passkeys/register?invitation=${world.own.invitationToken}`,
+      json: {},
+    }),
+  },
+  "POST /dashboard/sign-in/passkey/options": {
+    access: { kind: "public", reason: CEREMONY },
+    own: () => ({ path: "/dashboard/sign-in/passkey/options", json: {} }),
+  },
+  "POST /dashboard/sign-in/passkey": {
+    access: { kind: "public", reason: CEREMONY },
+    own: () => ({ path: "/dashboard/sign-in/passkey", json: {} }),
+  },
+};
+
+/** An organisation with a key, an open invitation, an owner and a viewer signed in. */
+async function worldOrg(service: TestService, name: string): Promise<WorldOrg> {
+  const orgId = await createOrg(service.request, name);
+  const { keyId } = (await issueKey(service.request, orgId)).key;
+  const owner = await memberBrowser(service, orgId, "owner");
+  const viewer = await memberBrowser(service, orgId, "viewer");
+  const invited = await (await service.request(
+    `/admin/v1/orgs/${orgId}/invitations`,
+    adminInit("POST", { role: "viewer" }),
+  )).json();
+  const invitationToken = new URL(invited.link).pathname.split("/").at(-1)!;
+  return { orgId, keyId, invitationId: invited.invitation.id, invitationToken, owner, viewer };
+}
+
+export async function buildWorld(service: TestService): Promise<World> {
+  return { service, own: await worldOrg(service, "Own"), other: await worldOrg(service, "Other") };
+}
