@@ -10,6 +10,7 @@ export async function memberBrowser(
   service: TestService,
   orgId: string,
   role: MemberRole,
+  displayName: string = role,
 ): Promise<TestBrowser> {
   const invited = await service.request(`/admin/v1/orgs/${orgId}/invitations`, adminInit("POST", { role }));
   const token = new URL((await invited.json()).link).pathname.split("/").at(-1)!;
@@ -18,7 +19,7 @@ export async function memberBrowser(
     type: "accept",
     invitationId: invitation!.id,
     secret: parseSecretToken(token)!.secret,
-    displayName: role,
+    displayName,
     credential: credentialOf(`cred_${invitation!.id}`, service.clock.now()),
   });
   const started = await service.dashboard.sessions.start(member.id, { kind: "passkey" });

@@ -122,12 +122,19 @@ export const DASHBOARD_ROUTES: Record<string, RouteCase> = {
   },
 };
 
+/** What the world's own organisation, its key and members are called (default: plain names). */
+export interface WorldNames {
+  org: string;
+  key: string;
+  member: string;
+}
+
 /** An organisation with a key, an open invitation, an owner and a viewer signed in. */
-async function worldOrg(service: TestService, name: string): Promise<WorldOrg> {
-  const orgId = await createOrg(service.request, name);
-  const { keyId } = (await issueKey(service.request, orgId)).key;
-  const owner = await memberBrowser(service, orgId, "owner");
-  const viewer = await memberBrowser(service, orgId, "viewer");
+async function worldOrg(service: TestService, names: WorldNames): Promise<WorldOrg> {
+  const orgId = await createOrg(service.request, names.org);
+  const { keyId } = (await issueKey(service.request, orgId, { name: names.key })).key;
+  const owner = await memberBrowser(service, orgId, "owner", names.member);
+  const viewer = await memberBrowser(service, orgId, "viewer", names.member);
   const invited = await (await service.request(
     `/admin/v1/orgs/${orgId}/invitations`,
     adminInit("POST", { role: "viewer" }),
@@ -136,6 +143,10 @@ async function worldOrg(service: TestService, name: string): Promise<WorldOrg> {
   return { orgId, keyId, invitationId: invited.invitation.id, invitationToken, owner, viewer };
 }
 
-export async function buildWorld(service: TestService): Promise<World> {
-  return { service, own: await worldOrg(service, "Own"), other: await worldOrg(service, "Other") };
+export async function buildWorld(service: TestService, names?: WorldNames): Promise<World> {
+  return {
+    service,
+    own: await worldOrg(service, names ?? { org: "Own", key: "CI", member: "Ada" }),
+    other: await worldOrg(service, { org: "Other", key: "Other CI", member: "Bob" }),
+  };
 }
