@@ -14,7 +14,11 @@ export type AuditAction =
   | "hotkey.registered"
   | "hotkey.linked"
   | "hotkey.unlinked"
-  | "hotkey.bound";
+  | "hotkey.bound"
+  /** API keys a member issues, rotates or revokes in the dashboard (details: the key's name). */
+  | "key.issued"
+  | "key.rotated"
+  | "key.revoked";
 
 /** A value of an entry's details: never a secret (no token, challenge or key). */
 export type AuditValue = string | number | boolean | null;

@@ -122,6 +122,12 @@ Deno.test("every dashboard route the router lists has an entry in the route tabl
   for (const route of routes) {
     const { pattern } = split(route);
     const entry = DASHBOARD_ROUTES[route]!;
+    if (changesState(split(route).method)) {
+      assert.ok(
+        entry.audit,
+        `${route} changes state: give its entry in ${TABLE} its audit action (or why none)`,
+      );
+    }
     if (pattern.includes(":")) {
       assert.ok(
         entry.foreign,
@@ -193,6 +199,27 @@ Deno.test("router-enumerated checks: viewer, other organisation, CSRF and Origin
           assert.equal(answer.status, 403, `${route} ${reason}`);
           assert.deepEqual(await errorOf(answer), { code: "csrf_refused", reason }, `${route} ${reason}`);
         }
+      }
+    },
+  );
+
+  await t.step(
+    "every state-changing route with an audit action, made by an owner: its entry, by that member",
+    async () => {
+      const token = world.own.owner.cookies.get("__Host-fgw_session")!;
+      const ownerId = (await service.dashboard.sessions.resume(token))!.member.id;
+      // In the table's order: a key is rotated before it is revoked.
+      const inOrder = Object.keys(DASHBOARD_ROUTES).filter((route) => routes.includes(route));
+      for (const route of inOrder.filter((route) => changesState(split(route).method))) {
+        const entry = DASHBOARD_ROUTES[route]!;
+        if (typeof entry.audit !== "string") continue;
+        const before = (await service.storage.audit.list(world.own.orgId, { limit: 1000 })).length;
+        const answer = await send(world, world.own.owner, split(route).method, entry.own(world));
+        assert.ok(answer.status < 400, `${route}: ${answer.status}`);
+        const log = await service.storage.audit.list(world.own.orgId, { limit: 1000 });
+        assert.equal(log.length, before + 1, `${route} writes one audit entry`);
+        assert.equal(log[0]!.action, entry.audit, route);
+        assert.deepEqual(log[0]!.by, { kind: "member", memberId: ownerId }, route);
       }
     },
   );

@@ -4,6 +4,7 @@
  * it for the member's own organisation and for another's. A route missing here fails those checks:
  * add it when adding the route.
  */
+import type { AuditAction } from "../../../storage/audit_store.ts";
 import { adminInit, createOrg, issueKey } from "../../support/access.ts";
 import type { TestBrowser } from "../../support/dashboard.ts";
 import { memberBrowser } from "../../support/dashboard_member.ts";
@@ -52,6 +53,11 @@ export interface RouteCase {
    * (404 expected), or why the parameter names nothing of an organisation.
    */
   foreign?: ((world: World) => Probe) | { none: string };
+  /**
+   * For a state-changing route: the audit entry its change writes (checked by making the change as
+   * an owner), or why it writes none or where that entry is tested.
+   */
+  audit?: AuditAction | { none: string };
 }
 
 const OWNER_ONLY: Access = { kind: "owner" };
@@ -82,21 +88,28 @@ export const DASHBOARD_ROUTES: Record<string, RouteCase> = {
   "POST /dashboard/sign-out": {
     access: { kind: "member", reason: "every member may end its own session" },
     own: () => ({ path: "/dashboard/sign-out", form: [] }),
+    audit: { none: "ends the member's own session; the organisation is not changed" },
   },
   "GET /dashboard/keys": {
     access: { kind: "member", reason: "a viewer reads the keys" },
     own: () => ({ path: "/dashboard/keys" }),
   },
-  "POST /dashboard/keys": { access: OWNER_ONLY, own: () => ({ path: "/dashboard/keys", form: KEY_FORM }) },
+  "POST /dashboard/keys": {
+    access: OWNER_ONLY,
+    own: () => ({ path: "/dashboard/keys", form: KEY_FORM }),
+    audit: "key.issued",
+  },
   "POST /dashboard/keys/:keyId/rotate": {
     access: OWNER_ONLY,
     own: (world) => ({ path: `/dashboard/keys/${world.own.keyId}/rotate`, form: [] }),
     foreign: (world) => ({ path: `/dashboard/keys/${world.other.keyId}/rotate`, form: [] }),
+    audit: "key.rotated",
   },
   "POST /dashboard/keys/:keyId/revoke": {
     access: OWNER_ONLY,
     own: (world) => ({ path: `/dashboard/keys/${world.own.keyId}/revoke`, form: [] }),
     foreign: (world) => ({ path: `/dashboard/keys/${world.other.keyId}/revoke`, form: [] }),
+    audit: "key.revoked",
   },
   "POST /dashboard/passkeys/register/options": {
     access: { kind: "public", reason: "accepting an invitation: the link's token is the credential" },
@@ -104,6 +117,7 @@ export const DASHBOARD_ROUTES: Record<string, RouteCase> = {
       path: `/dashboard/passkeys/register/options?invitation=${world.own.invitationToken}`,
       json: {},
     }),
+    audit: { none: "issues a challenge only" },
   },
   "POST /dashboard/passkeys/register": {
     access: { kind: "public", reason: "accepting an invitation: the link's token is the credential" },
@@ -111,14 +125,20 @@ export const DASHBOARD_ROUTES: Record<string, RouteCase> = {
       path: `/dashboard/passkeys/register?invitation=${world.own.invitationToken}`,
       json: {},
     }),
+    audit: {
+      none:
+        "accepting writes member.joined (or member.reenrolled) and the passkey in one write: tests/identity/membership_actor_test.ts",
+    },
   },
   "POST /dashboard/sign-in/passkey/options": {
     access: { kind: "public", reason: CEREMONY },
     own: () => ({ path: "/dashboard/sign-in/passkey/options", json: {} }),
+    audit: { none: "issues a challenge only" },
   },
   "POST /dashboard/sign-in/passkey": {
     access: { kind: "public", reason: CEREMONY },
     own: () => ({ path: "/dashboard/sign-in/passkey", json: {} }),
+    audit: { none: "a sign-in changes no organisation: it starts a session" },
   },
 };
 
