@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { CHALLENGE_TTL_MS } from "../../../actors/ceremony/mod.ts";
 import { ADMIN_TOKEN, adminInit, createOrg } from "../../support/access.ts";
 import { type Fetcher, ORIGIN, TestBrowser } from "../../support/dashboard.ts";
-import { openInvitation, parseSecretToken } from "../../../actors/identity/mod.ts";
+import { openInvitation, parseSecretToken, SESSION_IDLE_MS } from "../../../actors/identity/mod.ts";
+import { runJobOnce } from "../../support/jobs.ts";
 import { credentialOf } from "../../support/identity.ts";
 import {
   fromAddress,
@@ -137,4 +138,35 @@ Deno.test("an invitation used once opens nothing after: its page 404, its regist
   );
   const members = await (await service.request(`/admin/v1/orgs/${orgId}/members`, adminInit("GET"))).json();
   assert.equal(members.members.length, 1);
+});
+
+Deno.test("the service's identity_purge job deletes the sessions and challenges the endpoints made once they end", async () => {
+  for (const runJob of [true, false]) {
+    await using service = await openTestService({ env: ON });
+    const orgId = await createOrg(service.request);
+    const { passkey } = await memberWithPasskey(service, orgId, "owner");
+    const fetcher = fromAddress(service, "198.51.100.4");
+    const { browser } = await signInWithPasskey(fetcher, passkey);
+    const sessionId = browser.cookies.get(SESSION)!.split(".")[0]!;
+    const waiting = await signInVisitor(fetcher);
+    await signInChallenge(waiting.browser, fetcher, waiting.csrf);
+    service.clock.advance(SESSION_IDLE_MS + 1);
+    assert.notEqual(
+      await service.storage.sessions.find(sessionId),
+      null,
+      "an ended session stays until purged",
+    );
+    if (runJob) {
+      assert.equal(service.dashboard.purgeJob.name, "identity_purge");
+      await runJobOnce(service.dashboard.purgeJob, {
+        leases: service.storage.jobLeases,
+        nowMs: service.clock.now(),
+      });
+      assert.equal(await service.storage.sessions.find(sessionId), null);
+    }
+    // What is left to purge: nothing after the job; without it, the session and the challenges.
+    const left = await service.storage.sessions.purgeExpired(service.clock.now());
+    if (runJob) assert.deepEqual(left, { sessions: 0, challenges: 0 });
+    else assert.ok(left.sessions >= 1 && left.challenges >= 1, JSON.stringify(left));
+  }
 });
