@@ -75,6 +75,12 @@ adapterTest(
       200,
     );
     assert.equal((await postJson(browser, fetchers[1]!, csrf, OPTIONS, {})).status, 429);
+    // The same count covers the sign-in answer and the invitation's registration endpoints.
+    for (
+      const path of ["/dashboard/sign-in/passkey", "/dashboard/passkeys/register/options?invitation=x.y"]
+    ) {
+      await assertRateLimited(await postJson(browser, fetchers[0]!, csrf, path, {}), "address");
+    }
     a.clock.advance(perAddress.windowMs);
     assert.equal((await postJson(browser, fetchers[1]!, csrf, OPTIONS, {})).status, 200);
   },
