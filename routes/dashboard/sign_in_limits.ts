@@ -3,6 +3,7 @@ import { type Clock, ServiceError } from "../../actors/kernel/mod.ts";
 import { MINUTE_MS, type RateWindow, secondsUntilReset, windowAt } from "../../actors/keys/mod.ts";
 import type { RateLimitStore } from "../../storage/rate_limit_store.ts";
 import { clientAddress, clientKey, normalizeAddress } from "../middleware/ip_throttle.ts";
+import { isJsonContentType } from "../middleware/json_body.ts";
 
 /** How many sign-in attempts pass, per client address and per account. */
 export interface SignInLimitSettings {
@@ -33,6 +34,16 @@ export interface SignInLimitDeps {
 
 /** Reads which account a sign-in answer names, before it is verified; null when it names none. */
 export type AccountOf = (c: Context) => Promise<string | null>;
+
+/**
+ * The JSON body of a sign-in answer, for an `AccountOf`: read from a copy, so the route behind
+ * still reads the body itself (the dashboard's middleware capped its size before); null when the
+ * body is not JSON.
+ */
+export async function jsonBodyCopy(c: Context): Promise<unknown> {
+  if (!isJsonContentType(c.req.header("content-type") ?? "")) return null;
+  return await c.req.raw.clone().text().then(JSON.parse).catch(() => null);
+}
 
 /** The status of a refused verification: what counts as a failure. */
 const REFUSED = 401;
