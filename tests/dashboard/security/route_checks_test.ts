@@ -3,8 +3,9 @@
  * must have an entry in DASHBOARD_ROUTES (route_table.ts), so a new route cannot be missed. Then
  * every state-changing route is tried as a viewer (403 `insufficient_role` unless listed as any
  * member's, with the reason), without the CSRF token, from a foreign `Origin` and with none (403
- * `csrf_refused`); every route naming a resource with another organisation's (404); and every
- * route that is not public while signed out (the sign-in page, or 401).
+ * `csrf_refused`); every route naming a resource with another organisation's (404); every form
+ * with bad input (400, the field named, nothing saved); every change made by an owner (its audit
+ * entry); and every route that is not public while signed out (the sign-in page, or 401).
  */
 import assert from "node:assert/strict";
 import { changesState } from "../../../routes/dashboard/csrf.ts";
@@ -127,6 +128,10 @@ Deno.test("every dashboard route the router lists has an entry in the route tabl
         entry.audit,
         `${route} changes state: give its entry in ${TABLE} its audit action (or why none)`,
       );
+      assert.ok(
+        entry.badInput,
+        `${route} changes state: give its entry in ${TABLE} a bad input (or why none)`,
+      );
     }
     if (pattern.includes(":")) {
       assert.ok(
@@ -199,6 +204,27 @@ Deno.test("router-enumerated checks: viewer, other organisation, CSRF and Origin
           assert.equal(answer.status, 403, `${route} ${reason}`);
           assert.deepEqual(await errorOf(answer), { code: "csrf_refused", reason }, `${route} ${reason}`);
         }
+      }
+    },
+  );
+
+  await t.step(
+    "every form with bad input, as an owner: the form again, 400, the field named, nothing saved",
+    async () => {
+      for (const route of routes.filter((route) => changesState(split(route).method))) {
+        const bad = DASHBOARD_ROUTES[route]!.badInput;
+        if (!bad || "none" in bad) continue;
+        const before = await service.storage.audit.list(world.own.orgId, { limit: 1000 });
+        const keysBefore = await service.storage.apiKeys.listByOrg(world.own.orgId);
+        const answer = await send(world, world.own.owner, split(route).method, bad.probe(world));
+        assert.equal(answer.status, 400, route);
+        assert.match(
+          await answer.text(),
+          new RegExp(`<strong>${bad.field}</strong>`),
+          `${route} names ${bad.field}`,
+        );
+        assert.deepEqual(await service.storage.audit.list(world.own.orgId, { limit: 1000 }), before, route);
+        assert.deepEqual(await service.storage.apiKeys.listByOrg(world.own.orgId), keysBefore, route);
       }
     },
   );

@@ -58,7 +58,18 @@ export interface RouteCase {
    * an owner), or why it writes none or where that entry is tested.
    */
   audit?: AuditAction | { none: string };
+  /**
+   * For a state-changing route: a request with bad input and the field it names (the form shown
+   * again, 400, nothing saved), or why the route takes no input a member types.
+   */
+  badInput?: { probe(world: World): Probe; field: string } | { none: string };
 }
+
+const NO_FIELDS = { none: "no field a member types" };
+const CEREMONY_BODY = {
+  none:
+    "the browser's passkey script sends it; a body off its schema is 400 naming the field (tests/dashboard/ceremony/passkey_routes_test.ts)",
+};
 
 const OWNER_ONLY: Access = { kind: "owner" };
 const KEY_FORM: [string, string][] = [["name", "CI"], ["scopes", "billing:read"], ["rateLimitRpm", "30"]];
@@ -89,6 +100,7 @@ export const DASHBOARD_ROUTES: Record<string, RouteCase> = {
     access: { kind: "member", reason: "every member may end its own session" },
     own: () => ({ path: "/dashboard/sign-out", form: [] }),
     audit: { none: "ends the member's own session; the organisation is not changed" },
+    badInput: NO_FIELDS,
   },
   "GET /dashboard/keys": {
     access: { kind: "member", reason: "a viewer reads the keys" },
@@ -98,18 +110,24 @@ export const DASHBOARD_ROUTES: Record<string, RouteCase> = {
     access: OWNER_ONLY,
     own: () => ({ path: "/dashboard/keys", form: KEY_FORM }),
     audit: "key.issued",
+    badInput: {
+      probe: () => ({ path: "/dashboard/keys", form: [["name", ""], ...KEY_FORM.slice(1)] }),
+      field: "name",
+    },
   },
   "POST /dashboard/keys/:keyId/rotate": {
     access: OWNER_ONLY,
     own: (world) => ({ path: `/dashboard/keys/${world.own.keyId}/rotate`, form: [] }),
     foreign: (world) => ({ path: `/dashboard/keys/${world.other.keyId}/rotate`, form: [] }),
     audit: "key.rotated",
+    badInput: NO_FIELDS,
   },
   "POST /dashboard/keys/:keyId/revoke": {
     access: OWNER_ONLY,
     own: (world) => ({ path: `/dashboard/keys/${world.own.keyId}/revoke`, form: [] }),
     foreign: (world) => ({ path: `/dashboard/keys/${world.other.keyId}/revoke`, form: [] }),
     audit: "key.revoked",
+    badInput: NO_FIELDS,
   },
   "POST /dashboard/passkeys/register/options": {
     access: { kind: "public", reason: "accepting an invitation: the link's token is the credential" },
@@ -118,6 +136,7 @@ export const DASHBOARD_ROUTES: Record<string, RouteCase> = {
       json: {},
     }),
     audit: { none: "issues a challenge only" },
+    badInput: CEREMONY_BODY,
   },
   "POST /dashboard/passkeys/register": {
     access: { kind: "public", reason: "accepting an invitation: the link's token is the credential" },
@@ -129,16 +148,19 @@ export const DASHBOARD_ROUTES: Record<string, RouteCase> = {
       none:
         "accepting writes member.joined (or member.reenrolled) and the passkey in one write: tests/identity/membership_actor_test.ts",
     },
+    badInput: CEREMONY_BODY,
   },
   "POST /dashboard/sign-in/passkey/options": {
     access: { kind: "public", reason: CEREMONY },
     own: () => ({ path: "/dashboard/sign-in/passkey/options", json: {} }),
     audit: { none: "issues a challenge only" },
+    badInput: CEREMONY_BODY,
   },
   "POST /dashboard/sign-in/passkey": {
     access: { kind: "public", reason: CEREMONY },
     own: () => ({ path: "/dashboard/sign-in/passkey", json: {} }),
     audit: { none: "a sign-in changes no organisation: it starts a session" },
+    badInput: CEREMONY_BODY,
   },
 };
 
