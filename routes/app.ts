@@ -52,6 +52,7 @@ import { wantsHtml } from "./pages/kit/page_answer.ts";
 import type { AskMembership, SessionDesk } from "../actors/identity/mod.ts";
 import { adminMemberRoutes } from "./identity/admin_members.ts";
 import { dashboardRoutes } from "./dashboard/dashboard.ts";
+import { SignInLimits } from "./dashboard/sign_in_limits.ts";
 
 /** What the routes need from the running service. */
 export interface AppDeps {
@@ -270,6 +271,11 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
         audit: deps.storage.audit,
         cursors: deps.events.cursors,
         miners: { usage: deps.storage.usage, reports: deps.scoring.miners, leaseGraceMs },
+        signInLimits: new SignInLimits({
+          store: deps.storage.rateLimits,
+          clock: deps.clock,
+          trustedProxies: deps.http.trustedProxies,
+        }),
       }),
     );
   }

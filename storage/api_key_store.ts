@@ -1,3 +1,4 @@
+import type { AuditEntry } from "./audit_store.ts";
 /** The scopes an API key can carry (docs/api_keys.md, "Keys"); nothing else is accepted. */
 export const API_KEY_SCOPES = [
   "gateway:write",
@@ -56,10 +57,16 @@ export function summarizeApiKey(key: ApiKeyRecord | StoredApiKey): ApiKeySummary
  */
 export interface ApiKeyStore {
   get(keyId: string): Promise<StoredApiKey | null>;
-  /** Stores a new key (version 1); returns null when `keyId` is taken. */
-  create(key: ApiKeyRecord): Promise<StoredApiKey | null>;
-  /** Replaces the key if its stored version is still `expectedVersion`; null when the condition was lost. */
-  update(key: ApiKeyRecord, expectedVersion: number): Promise<StoredApiKey | null>;
+  /**
+   * Stores a new key (version 1); returns null when `keyId` is taken. `audit`, when given, is
+   * written in the same atomic write (a key a member makes in the dashboard).
+   */
+  create(key: ApiKeyRecord, audit?: AuditEntry): Promise<StoredApiKey | null>;
+  /**
+   * Replaces the key if its stored version is still `expectedVersion`; null when the condition was
+   * lost. `audit`, when given, is written in the same atomic write, only when the key is.
+   */
+  update(key: ApiKeyRecord, expectedVersion: number, audit?: AuditEntry): Promise<StoredApiKey | null>;
   /** Deletes the key if its stored version is still `expectedVersion`; false when the condition was lost. */
   delete(keyId: string, expectedVersion: number): Promise<boolean>;
   /** Every key of `orgId` (revoked ones included), oldest first. */

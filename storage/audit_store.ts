@@ -16,6 +16,10 @@ export const AUDIT_ACTIONS = [
   "hotkey.unlinked",
   "hotkey.bound",
   "low_balance.set",
+  // API keys a member issues, rotates or revokes in the dashboard (details: the key's name).
+  "key.issued",
+  "key.rotated",
+  "key.revoked",
 ] as const;
 
 /** One of `AUDIT_ACTIONS`. */

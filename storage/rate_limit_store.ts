@@ -2,7 +2,7 @@
 export interface WindowHits {
   windowStartMs: number;
   windowMs: number;
-  /** How many hits to add at once (default 1). */
+  /** How many hits to add at once (default 1); a negative number takes hits back (a refund). */
   hits?: number;
 }
 

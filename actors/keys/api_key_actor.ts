@@ -10,14 +10,19 @@ import {
   type StoredApiKey,
   summarizeApiKey,
 } from "../../storage/api_key_store.ts";
+import { type AuditActor, type AuditEntry, newAuditId } from "../../storage/audit_store.ts";
 
 /** What the admin chooses when issuing a key (defined beside the record it becomes). */
 export type { ApiKeyTerms };
 
+/**
+ * `by`: the member asking (the dashboard); the change is then written with its audit entry, in
+ * one atomic write. Without it (the admin API) no entry is written.
+ */
 export type ApiKeyMessage =
-  | { type: "issue"; terms: ApiKeyTerms }
-  | { type: "rotate" }
-  | { type: "revoke" }
+  | { type: "issue"; terms: ApiKeyTerms; by?: AuditActor }
+  | { type: "rotate"; by?: AuditActor }
+  | { type: "revoke"; by?: AuditActor }
   | { type: "delete" }
   | { type: "get" };
 
@@ -62,15 +67,34 @@ export class ApiKeyActor implements Actor<ApiKeyMessages> {
   }
 
   async receive(message: ApiKeyMessage): Promise<ApiKeyReply> {
-    if (message.type === "issue") return await this.#issue(message.terms);
+    if (message.type === "issue") return await this.#issue(message.terms, message.by);
     // Another instance may have changed the key since activation: always start from storage.
     await this.#load();
     if (message.type === "get") return { key: this.#state && summarizeApiKey(this.#state) };
     if (message.type === "delete") return await this.#delete();
-    return await this.#change(message.type);
+    return await this.#change(message.type, message.by);
   }
 
-  async #issue(terms: ApiKeyTerms): Promise<IssuedKeyReply> {
+  /** The audit entry of a change `by` a member (none without `by`). */
+  #audit(
+    by: AuditActor | undefined,
+    action: "key.issued" | "key.rotated" | "key.revoked",
+    key: ApiKeyRecord,
+  ): AuditEntry | undefined {
+    if (by === undefined) return undefined;
+    const details = { name: key.name };
+    return {
+      id: newAuditId(),
+      orgId: key.orgId,
+      atMs: this.#deps.clock(),
+      by,
+      action,
+      subject: key.keyId,
+      details,
+    };
+  }
+
+  async #issue(terms: ApiKeyTerms, by?: AuditActor): Promise<IssuedKeyReply> {
     const secret = newSecret();
     const record: ApiKeyRecord = {
       keyId: this.#keyId,
@@ -79,13 +103,13 @@ export class ApiKeyActor implements Actor<ApiKeyMessages> {
       createdAt: isoAt(this.#deps.clock()),
       secretHash: hashSecret(secret),
     };
-    const stored = await this.#deps.store.create(record);
+    const stored = await this.#deps.store.create(record, this.#audit(by, "key.issued", record));
     if (!stored) throw new ServiceError("conflict", `Cannot issue key: id ${this.#keyId} is taken`);
     this.#state = stored;
     return { key: summarizeApiKey(stored), apiKey: formatApiKey(this.#keyId, secret) };
   }
 
-  async #change(kind: "rotate" | "revoke"): Promise<ApiKeyReply> {
+  async #change(kind: "rotate" | "revoke", by?: AuditActor): Promise<ApiKeyReply> {
     return await conditionalWrite({
       what: `${kind} key ${this.#keyId}`,
       initial: this.#state,
@@ -98,7 +122,8 @@ export class ApiKeyActor implements Actor<ApiKeyMessages> {
         const next: ApiKeyRecord = kind === "rotate"
           ? { ...current, secretHash: hashSecret(secret) }
           : { ...current, revokedAt: isoAt(this.#deps.clock()) };
-        const written = await this.#deps.store.update(next, current.version);
+        const action = kind === "rotate" ? "key.rotated" : "key.revoked";
+        const written = await this.#deps.store.update(next, current.version, this.#audit(by, action, next));
         if (!written) return LOST;
         this.#state = written;
         const key = summarizeApiKey(written);

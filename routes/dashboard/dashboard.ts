@@ -21,6 +21,11 @@ import { membersArea } from "./members/members_area.ts";
 import type { AuditStore } from "../../storage/audit_store.ts";
 import type { CursorCodec } from "../http/cursor.ts";
 import { minersArea, type MinersAreaDeps } from "./miners/miners_area.ts";
+import { PASSKEY_PATHS } from "./ceremony/passkey_routes.ts";
+import type { SignInLimits } from "./sign_in_limits.ts";
+import { passkeyAccountOf } from "./wiring/passkey_account.ts";
+import { hotkeyAccountOf } from "./wiring/hotkey_account.ts";
+import { HOTKEY_SIGN_IN_PATHS } from "./pages/sign_in_page.tsx";
 
 export interface DashboardDeps {
   sessions: SessionDesk;
@@ -44,6 +49,8 @@ export interface DashboardDeps {
   cursors: CursorCodec;
   /** The miners page: usage, the miners' reports, the lease grace. */
   miners: Pick<MinersAreaDeps, "usage" | "reports" | "leaseGraceMs" | "verify">;
+  /** Sign-in rate limits per client address and per account, shared by every instance. */
+  signInLimits: SignInLimits;
 }
 
 /** A page handler of the dashboard: its refusals answered as pages. */
@@ -94,6 +101,15 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
   app.get("/dashboard", requireMember(), page((c) => homePage(c, { ...deps, usage: deps.usage.usage })));
   app.route("/", keyRoutes({ ...deps.keys, orgs: deps.stores.orgs, clock: deps.clock }));
   app.route("/", membersArea({ ...deps, members: deps.stores.members, orgs: deps.stores.orgs }));
+  for (const path of Object.values(HOTKEY_SIGN_IN_PATHS)) app.use(path, deps.signInLimits.perAddress());
+  app.use(HOTKEY_SIGN_IN_PATHS.proof, deps.signInLimits.perAccount(hotkeyAccountOf()));
+  for (const path of Object.values(PASSKEY_PATHS)) {
+    app.use(`/dashboard${path}`, deps.signInLimits.perAddress());
+  }
+  app.use(
+    `/dashboard${PASSKEY_PATHS.signIn}`,
+    deps.signInLimits.perAccount(passkeyAccountOf(deps.stores.members)),
+  );
   app.route("/", minersArea({ ...deps, ...deps.stores, ...deps.miners, sessionStore: deps.stores.sessions }));
   app.route(
     "/dashboard",

@@ -1,6 +1,8 @@
 import type { ApiKeyRecord, ApiKeyStore, StoredApiKey } from "../api_key_store.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
 import { apiKeyKeys } from "./_api_key_keys.ts";
+import type { AuditEntry } from "../audit_store.ts";
+import { putAudit } from "./_kv_identity_writes.ts";
 
 const { record: keyOf, orgIndex: orgIndexOf, lastUsed: lastUsedOf } = apiKeyKeys;
 
@@ -35,25 +37,31 @@ export class KvApiKeyStore implements ApiKeyStore {
     return record.value && withLastUsed(record.value, lastUsed);
   }
 
-  async create(key: ApiKeyRecord): Promise<StoredApiKey | null> {
+  async create(key: ApiKeyRecord, audit?: AuditEntry): Promise<StoredApiKey | null> {
     const stored = recordOf(key, 1);
-    const result = await commitAtomic(() =>
-      this.#kv.atomic()
+    const result = await commitAtomic(() => {
+      const op = this.#kv.atomic()
         .check({ key: keyOf(key.keyId), versionstamp: null })
         .set(keyOf(key.keyId), stored)
-        .set(orgIndexOf(key.orgId, key.keyId), key.createdAt)
-    );
+        .set(orgIndexOf(key.orgId, key.keyId), key.createdAt);
+      if (audit) putAudit(op, audit);
+      return op;
+    });
     return result.ok ? stored : null;
   }
 
-  async update(key: ApiKeyRecord, expectedVersion: number): Promise<StoredApiKey | null> {
+  async update(key: ApiKeyRecord, expectedVersion: number, audit?: AuditEntry): Promise<StoredApiKey | null> {
     const [current, lastUsed] = await this.#kv.getMany<[StoredApiKey, number]>([
       keyOf(key.keyId),
       lastUsedOf(key.keyId),
     ]);
     if (current.value?.version !== expectedVersion || current.value.orgId !== key.orgId) return null;
     const stored = recordOf(key, expectedVersion + 1);
-    const result = await commitAtomic(() => this.#kv.atomic().check(current).set(keyOf(key.keyId), stored));
+    const result = await commitAtomic(() => {
+      const op = this.#kv.atomic().check(current).set(keyOf(key.keyId), stored);
+      if (audit) putAudit(op, audit);
+      return op;
+    });
     return result.ok ? withLastUsed(stored, lastUsed) : null;
   }
 

@@ -1,4 +1,6 @@
-import type { Sql } from "postgres";
+import type { Sql, TransactionSql } from "postgres";
+import type { AuditEntry } from "../audit_store.ts";
+import { insertAudit } from "./_pg_identity_rows.ts";
 import type { ApiKeyRecord, ApiKeyScope, ApiKeyStore, StoredApiKey } from "../api_key_store.ts";
 
 interface KeyRow {
@@ -53,8 +55,13 @@ export class PgApiKeyStore implements ApiKeyStore {
     return row ? fromRow(row) : null;
   }
 
-  async create(key: ApiKeyRecord): Promise<StoredApiKey | null> {
-    const [row] = await this.#sql<KeyRow[]>`
+  async create(key: ApiKeyRecord, audit?: AuditEntry): Promise<StoredApiKey | null> {
+    if (audit) return await this.#withAudit(audit, (sql) => this.#create(sql, key));
+    return await this.#create(this.#sql, key);
+  }
+
+  async #create(sql: Sql | TransactionSql, key: ApiKeyRecord): Promise<StoredApiKey | null> {
+    const [row] = await sql<KeyRow[]>`
       INSERT INTO api_keys (key_id, org_id, name, scopes, rate_limit_rpm, pinned_miner_hotkey, expires_at,
         created_at, revoked_at, secret_hash, version)
       VALUES (${key.keyId}, ${key.orgId}, ${key.name}, ${key.scopes}, ${key.rateLimitRpm},
@@ -65,8 +72,17 @@ export class PgApiKeyStore implements ApiKeyStore {
     return row ? fromRow({ ...row, used_at: null }) : null;
   }
 
-  async update(key: ApiKeyRecord, expectedVersion: number): Promise<StoredApiKey | null> {
-    const [row] = await this.#sql<KeyRow[]>`
+  async update(key: ApiKeyRecord, expectedVersion: number, audit?: AuditEntry): Promise<StoredApiKey | null> {
+    if (audit) return await this.#withAudit(audit, (sql) => this.#update(sql, key, expectedVersion));
+    return await this.#update(this.#sql, key, expectedVersion);
+  }
+
+  async #update(
+    sql: Sql | TransactionSql,
+    key: ApiKeyRecord,
+    expectedVersion: number,
+  ): Promise<StoredApiKey | null> {
+    const [row] = await sql<KeyRow[]>`
       WITH updated AS (
         UPDATE api_keys SET name = ${key.name}, scopes = ${key.scopes}, rate_limit_rpm = ${key.rateLimitRpm},
           pinned_miner_hotkey = ${key.pinnedMinerHotkey ?? null}, expires_at = ${key.expiresAt ?? null},
@@ -75,6 +91,18 @@ export class PgApiKeyStore implements ApiKeyStore {
         RETURNING *)
       SELECT updated.*, u.used_at FROM updated LEFT JOIN api_key_last_used u USING (key_id)`;
     return row ? fromRow(row) : null;
+  }
+
+  /** Runs `write` in a transaction that also inserts `audit` when it wrote the key (answered it). */
+  async #withAudit(
+    audit: AuditEntry,
+    write: (sql: TransactionSql) => Promise<StoredApiKey | null>,
+  ): Promise<StoredApiKey | null> {
+    return await this.#sql.begin(async (tx) => {
+      const written = await write(tx);
+      if (written) await insertAudit(tx, audit);
+      return written;
+    }) as StoredApiKey | null;
   }
 
   async delete(keyId: string, expectedVersion: number): Promise<boolean> {

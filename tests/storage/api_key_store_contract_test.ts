@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { adapterTest } from "../support/adapters.ts";
 import { keyRecord as record } from "../support/key_records.ts";
+import { auditOf } from "../support/identity.ts";
 
 adapterTest("api key store creates a key once and reads it back with version 1", async ({ storage }) => {
   const key = record("k1", { pinnedMinerHotkey: "5Hot", expiresAt: "2027-01-01T00:00:00.000Z" });
@@ -67,5 +68,28 @@ adapterTest(
     assert.equal(await keys.delete("k1", 3), true);
     await keys.create(record("k1"));
     assert.equal((await keys.get("k1"))?.lastUsedAt, undefined, "a key created again starts unused");
+  },
+);
+
+adapterTest(
+  "api key store writes a key's audit entry with it, and none when the write is lost",
+  async ({ storage }) => {
+    await storage.orgs.create({ id: "org_a", name: "A", createdAtMs: 0 });
+    const by = { kind: "member" as const, memberId: "mbr_1" };
+    const entry = (action: "key.issued" | "key.revoked", atMs: number) => ({
+      ...auditOf("org_a", action, { subject: "k1", atMs }),
+      by,
+    });
+    assert.ok(await storage.apiKeys.create(record("k1"), entry("key.issued", 1)));
+    assert.equal(await storage.apiKeys.create(record("k1"), entry("key.issued", 2)), null);
+    const revoked = record("k1", { revokedAt: "2026-01-02T00:00:00.000Z" });
+    assert.ok(await storage.apiKeys.update(revoked, 1, entry("key.revoked", 3)));
+    assert.equal(await storage.apiKeys.update(revoked, 1, entry("key.revoked", 4)), null);
+    const log = await storage.audit.list("org_a", { limit: 10 });
+    assert.deepEqual(log.map((e) => [e.action, e.atMs, e.by]), [["key.revoked", 3, by], [
+      "key.issued",
+      1,
+      by,
+    ]]);
   },
 );

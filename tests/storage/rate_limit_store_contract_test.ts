@@ -47,3 +47,14 @@ adapterTest("rate limit store purges ended windows (or lets storage expire them)
   assert.equal(purged, storage.kind === "postgres" ? 1 : 0);
   assert.equal(await storage.rateLimits.hit("key:a", { windowStartMs: 60_000, windowMs: 60_000 }), 2);
 });
+
+adapterTest(
+  "rate limit store takes hits back (negative hits), as the sign-in limits do",
+  async ({ storage }) => {
+    const window = { windowStartMs: 0, windowMs: 60_000 };
+    assert.equal(await storage.rateLimits.hit("signin:a", window), 1);
+    assert.equal(await storage.rateLimits.hit("signin:a", window), 2);
+    assert.equal(await storage.rateLimits.hit("signin:a", { ...window, hits: -1 }), 1);
+    assert.equal(await storage.rateLimits.hit("signin:a", window), 2);
+  },
+);

@@ -37,6 +37,7 @@ export async function memberBrowser(
   service: TestService,
   orgId: string,
   role: MemberRole,
+  displayName: string = role,
 ): Promise<TestBrowser> {
-  return (await joinedMember(service, orgId, role)).browser;
+  return (await joinedMember(service, orgId, role, displayName)).browser;
 }

@@ -1,5 +1,5 @@
 import { ManualClock } from "../../actors/kernel/mod.ts";
-import { silentLogger } from "../../actors/kernel/mod.ts";
+import { type Logger, silentLogger } from "../../actors/kernel/mod.ts";
 import type { MarketSource } from "../../actors/catalog/mod.ts";
 import type { MetagraphSource } from "../../actors/validators/mod.ts";
 import type { PriceSource } from "../../actors/prices/mod.ts";
@@ -20,6 +20,8 @@ export interface TestServiceOptions {
   priceSource?: PriceSource;
   /** Where the provider catalog's `apiKeyEnv` variables are read (default: the process environment). */
   providerEnv?: Record<string, string>;
+  /** The service's logger (default: silent). */
+  log?: Logger;
 }
 
 export interface TestService extends Service {
@@ -41,7 +43,7 @@ export async function openTestService(options: TestServiceOptions = {}): Promise
   const storage = options.storage ?? await openKvStorage(":memory:");
   const service = await createService(config, {
     clock: clock.now,
-    log: silentLogger,
+    log: options.log ?? silentLogger,
     storage,
     ...(options.marketSource ? { marketSource: options.marketSource } : {}),
     ...(options.metagraphSource ? { metagraphSource: options.metagraphSource } : {}),

@@ -13,6 +13,11 @@ function text(value: AuditValue | undefined): string {
   return value === undefined || value === null ? "" : String(value);
 }
 
+/** ` ("name")` for a key's recorded name, or nothing. */
+function named(name: AuditValue | undefined): string {
+  return text(name) === "" ? "" : ` ("${text(name)}")`;
+}
+
 /** An owner or a viewer. */
 function aRole(role: AuditValue | undefined): string {
   return text(role) === "owner" ? "an owner" : "a viewer";
@@ -52,6 +57,12 @@ export function whatHappened(entry: AuditEntry, nameOf: NameOf): string {
       const credits = /^\d+$/.test(threshold) ? creditAmount(BigInt(threshold)) : threshold;
       return `set the low-balance warning at ${credits} credits`;
     }
+    case "key.issued":
+      return `made API key ${subject}${named(details["name"])}`;
+    case "key.rotated":
+      return `rotated API key ${subject}${named(details["name"])}`;
+    case "key.revoked":
+      return `revoked API key ${subject}${named(details["name"])}`;
     case "hotkey.bound": {
       const memberId = text(details["memberId"]);
       return `bound hotkey ${subject} to ${memberId === "" ? "nobody" : nameOf(memberId)}`;

@@ -1,3 +1,4 @@
+import type { AuditActor } from "../../../storage/audit_store.ts";
 import { type Context, Hono } from "hono";
 import { type Clock, ServiceError } from "../../../actors/kernel/mod.ts";
 import { type ApiKeyMessages, isKeyId, newKeyId } from "../../../actors/keys/mod.ts";
@@ -72,7 +73,7 @@ export function keyRoutes(deps: KeyRouteDeps): Hono<DashboardEnv> {
         if (!(error instanceof ServiceError) || error.code !== "invalid_request") throw error;
         return showKeys(c, deps, values, fieldProblemsOf(error), null, 400);
       }
-      const reply = await ask(newKeyId(), { type: "issue", terms });
+      const reply = await ask(newKeyId(), { type: "issue", terms, by: memberActor(c) });
       await sealKeyFlash(c, { keyId: reply.key.keyId, apiKey: reply.apiKey, event: "issued" });
       return c.redirect(KEYS_PATH, 303);
     }),
@@ -82,7 +83,7 @@ export function keyRoutes(deps: KeyRouteDeps): Hono<DashboardEnv> {
     requireMember("owner"),
     page(async (c) => {
       const key = await keyOfPath(c);
-      const reply = await ask(key.keyId, { type: "rotate" });
+      const reply = await ask(key.keyId, { type: "rotate", by: memberActor(c) });
       await sealKeyFlash(c, { keyId: key.keyId, apiKey: reply.apiKey, event: "rotated" });
       return c.redirect(KEYS_PATH, 303);
     }),
@@ -92,11 +93,16 @@ export function keyRoutes(deps: KeyRouteDeps): Hono<DashboardEnv> {
     requireMember("owner"),
     page(async (c) => {
       const key = await keyOfPath(c);
-      await ask(key.keyId, { type: "revoke" });
+      await ask(key.keyId, { type: "revoke", by: memberActor(c) });
       return c.redirect(KEYS_PATH, 303);
     }),
   );
   return app;
+}
+
+/** The signed-in member, as the audit log names who made a change. */
+function memberActor(c: DashboardContext): AuditActor {
+  return { kind: "member", memberId: signedInOf(c).member.id };
 }
 
 async function showKeys(
