@@ -56,10 +56,20 @@ Deno.test("two removals of a member's two passkeys at once (two tabs): one is re
     memberId: member.id,
     credential: credentialOf("cred_tab_2", service.clock.now()),
   });
-  // Both tabs show two passkeys, each with its remove button; each removes a different one.
+  // Both tabs show two passkeys, each with its remove button; each removes a different one, at once.
+  const page = await pageText(service, browser, "/dashboard/passkeys");
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(page)![1]!;
   const answers = await Promise.all(
     [credentialId, "cred_tab_2"].map((id) =>
-      postForm(service, browser, `/dashboard/passkeys/${id}/remove`, [], "/dashboard/passkeys")
+      browser.fetch((path, init) => service.request(path, init), `/dashboard/passkeys/${id}/remove`, {
+        method: "POST",
+        headers: {
+          accept: "text/html",
+          origin: PAGE_ORIGIN,
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams([["_csrf", csrf]]),
+      })
     ),
   );
   assert.deepEqual(answers.map((answer) => answer.status).toSorted(), [303, 409]);
