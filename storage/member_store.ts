@@ -72,6 +72,12 @@ export type AcceptOutcome =
 export type MemberChange = "changed" | "unchanged" | "not_found" | "last_owner";
 
 /**
+ * `removed`: the passkey is deleted. `not_found`: the member has no such passkey. `last`: it is the
+ * member's only passkey, which is never removed (nothing was written).
+ */
+export type CredentialRemoval = "removed" | "not_found" | "last";
+
+/**
  * Port for an organisation's members, invitations and passkeys. Every write that changes who is a
  * member or what role one has is serialised per organisation (KV: a roster version checked and
  * bumped; PostgreSQL: an advisory lock on the org), so the rule "an organisation keeps an owner"
@@ -115,8 +121,13 @@ export interface MemberStore {
   credential(credentialId: string): Promise<PasskeyCredential | null>;
   /** A member's passkeys, oldest first. */
   listCredentials(memberId: string): Promise<PasskeyCredential[]>;
-  /** Deletes one passkey of `memberId`; false when the member has no such passkey. */
-  removeCredential(memberId: string, credentialId: string, audit: AuditEntry): Promise<boolean>;
+  /**
+   * Deletes one passkey of `memberId`, unless it is the member's last (`last`). The count it
+   * decides on holds until the deletion commits (KV: the member's passkey version checked and
+   * bumped; PostgreSQL: the member's row locked), so two removals at once, from two instances too,
+   * never leave the member without a passkey.
+   */
+  removeCredential(memberId: string, credentialId: string, audit: AuditEntry): Promise<CredentialRemoval>;
   /**
    * Records a sign-in with the passkey: its new counter and when. Conditional on the counter
    * stored being `expectedSignCount` (false when it moved meanwhile, or the passkey is gone).

@@ -12,7 +12,9 @@ type MakeAudit = (
 
 /**
  * A member adds or removes one of its own passkeys (the route signed it in as `memberId`): 404
- * for a member not of this organisation or a passkey not its own, 409 for a credential id taken.
+ * for a member not of this organisation or a passkey not its own, 409 for a credential id taken,
+ * and 409 `conflict` with the rule `last_passkey` for the member's last passkey (the store decides
+ * it in the removal's own commit, so two removals at once cannot both pass it).
  */
 export async function passkeyChange(
   deps: { members: MemberStore },
@@ -25,8 +27,14 @@ export async function passkeyChange(
   const by: AuditActor = { kind: "member", memberId: member.id };
   if (message.type === "removePasskey") {
     const entry = audit("passkey.removed", { by, subject: message.credentialId, details: {} });
-    if (!(await members.removeCredential(member.id, message.credentialId, entry))) {
-      throw new ServiceError("not_found", "Passkey not found");
+    const removal = await members.removeCredential(member.id, message.credentialId, entry);
+    if (removal === "not_found") throw new ServiceError("not_found", "Passkey not found");
+    if (removal === "last") {
+      throw new ServiceError(
+        "conflict",
+        "This is your only passkey: add another before removing it, or you could not sign in again.",
+        { details: { rule: "last_passkey" } },
+      );
     }
     return { credentialId: message.credentialId };
   }

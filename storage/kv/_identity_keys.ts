@@ -27,6 +27,11 @@ export const identityKeys = {
     credentialId,
   ],
   memberCredentials: (memberId: string): Deno.KvKey => ["member_passkey", memberId],
+  /**
+   * The member's passkey version: checked and bumped by every removal of one of its passkeys, so
+   * two removals never both commit on a count the other changed (a member keeps one passkey).
+   */
+  memberCredentialsVersion: (memberId: string): Deno.KvKey => ["member_passkey_version", memberId],
   session: (sessionId: string): Deno.KvKey => ["session", sessionId],
   memberSession: (memberId: string, sessionId: string): Deno.KvKey => ["member_session", memberId, sessionId],
   memberSessions: (memberId: string): Deno.KvKey => ["member_session", memberId],

@@ -1,9 +1,14 @@
 import type { AuditEntry } from "../audit_store.ts";
-import type { MemberRecord, PasskeyCredential } from "../member_store.ts";
+import type { CredentialRemoval, MemberRecord, PasskeyCredential } from "../member_store.ts";
 import { LOST, type Lost } from "../retry_conditional.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
 import { identityKeys as keys } from "./_identity_keys.ts";
 import { bumpRoster, getAll, idsUnder, putAudit, readRoster } from "./_kv_identity_writes.ts";
+
+/** The value at `identityKeys.memberCredentialsVersion`. */
+interface PasskeyVersion {
+  version: number;
+}
 
 /** The passkeys half of `KvMemberStore`: one attempt per call (the store retries `LOST`). */
 export class KvCredentials {
@@ -52,16 +57,25 @@ export class KvCredentials {
     return result.ok ? "added" : LOST;
   }
 
-  async remove(memberId: string, credentialId: string, audit: AuditEntry): Promise<boolean | Lost> {
+  /**
+   * Removes a passkey unless it is the member's last. The member's passkey version is read before
+   * its passkeys are counted, then checked and bumped: a removal that committed meanwhile makes
+   * this commit lose (`LOST`), and the retry counts again. (An added passkey only raises the count.)
+   */
+  async remove(memberId: string, credentialId: string, audit: AuditEntry): Promise<CredentialRemoval | Lost> {
+    const version = await this.#kv.get<PasskeyVersion>(keys.memberCredentialsVersion(memberId));
     const entry = await this.#kv.get<PasskeyCredential>(keys.credential(credentialId));
-    if (entry.value?.memberId !== memberId) return false;
+    if (entry.value?.memberId !== memberId) return "not_found";
+    const credential = entry.value;
+    if ((await idsUnder(this.#kv, keys.memberCredentials(memberId))).length <= 1) return "last";
     const result = await commitAtomic(() => {
-      const op = this.#kv.atomic().check(entry);
-      deleteCredential(op, entry.value!);
+      const op = this.#kv.atomic().check(entry).check(version)
+        .set(keys.memberCredentialsVersion(memberId), { version: (version.value?.version ?? 0) + 1 });
+      deleteCredential(op, credential);
       putAudit(op, audit);
       return op;
     });
-    return result.ok ? true : LOST;
+    return result.ok ? "removed" : LOST;
   }
 
   async recordUse(
@@ -87,4 +101,9 @@ export class KvCredentials {
 export function deleteCredential(op: Deno.AtomicOperation, credential: PasskeyCredential): void {
   op.delete(keys.credential(credential.credentialId))
     .delete(keys.memberCredential(credential.memberId, credential.credentialId));
+}
+
+/** Adds the deletion of a removed member's passkey version to the commit. */
+export function deleteCredentialsVersion(op: Deno.AtomicOperation, memberId: string): void {
+  op.delete(keys.memberCredentialsVersion(memberId));
 }

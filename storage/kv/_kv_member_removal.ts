@@ -5,7 +5,7 @@ import { LOST, type Lost } from "../retry_conditional.ts";
 import { commitAtomic } from "./_atomic_retry.ts";
 import { identityKeys as keys } from "./_identity_keys.ts";
 import { orgKeys } from "./_org_keys.ts";
-import { deleteCredential } from "./_kv_credentials.ts";
+import { deleteCredential, deleteCredentialsVersion } from "./_kv_credentials.ts";
 import {
   bumpRoster,
   deleteInvitation,
@@ -71,6 +71,7 @@ export async function removeMemberOnce(
     bumpRoster(op, orgId, roster);
     op.delete(keys.member(memberId)).delete(keys.orgMember(orgId, memberId));
     for (const credential of belongings.credentials) deleteCredential(op, credential);
+    deleteCredentialsVersion(op, memberId);
     for (const invitation of belongings.invitations) deleteInvitation(op, invitation);
     for (const miner of belongings.bound) {
       const unbound = { ...miner.value, boundMemberId: null };

@@ -2,6 +2,7 @@ import type { AuditEntry } from "../audit_store.ts";
 import type {
   AcceptInvitation,
   AcceptOutcome,
+  CredentialRemoval,
   InvitationRecord,
   MemberChange,
   MemberRecord,
@@ -173,7 +174,7 @@ export class KvMemberStore implements MemberStore {
     return this.#credentials.list(memberId);
   }
 
-  removeCredential(memberId: string, credentialId: string, audit: AuditEntry): Promise<boolean> {
+  removeCredential(memberId: string, credentialId: string, audit: AuditEntry): Promise<CredentialRemoval> {
     return this.#retry("remove passkey", () => this.#credentials.remove(memberId, credentialId, audit));
   }
 

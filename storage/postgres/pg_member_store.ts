@@ -3,6 +3,7 @@ import type { AuditEntry } from "../audit_store.ts";
 import type {
   AcceptInvitation,
   AcceptOutcome,
+  CredentialRemoval,
   InvitationRecord,
   MemberChange,
   MemberRecord,
@@ -168,14 +169,20 @@ export class PgMemberStore implements MemberStore {
     return this.#credentials.list(memberId);
   }
 
-  removeCredential(memberId: string, credentialId: string, audit: AuditEntry): Promise<boolean> {
-    return this.#sql.begin(async (tx) => {
-      const gone = await tx`
-        DELETE FROM passkey_credentials WHERE credential_id = ${credentialId} AND member_id = ${memberId}
-        RETURNING credential_id`;
-      if (gone.length === 0) return false;
+  removeCredential(memberId: string, credentialId: string, audit: AuditEntry): Promise<CredentialRemoval> {
+    return this.#sql.begin(async (tx): Promise<CredentialRemoval> => {
+      // The member's row locked first: a removal of another of its passkeys (from any instance)
+      // waits here until this one commits, then counts what this one left.
+      const [member] = await tx`SELECT 1 FROM members WHERE id = ${memberId} FOR NO KEY UPDATE`;
+      if (!member) return "not_found";
+      const [count] = await tx<{ passkeys: bigint; matching: bigint }[]>`
+        SELECT count(*) AS passkeys, count(*) FILTER (WHERE credential_id = ${credentialId}) AS matching
+        FROM passkey_credentials WHERE member_id = ${memberId}`;
+      if (Number(count?.matching ?? 0n) === 0) return "not_found";
+      if (Number(count?.passkeys ?? 0n) <= 1) return "last";
+      await tx`DELETE FROM passkey_credentials WHERE credential_id = ${credentialId} AND member_id = ${memberId}`;
       await insertAudit(tx, audit);
-      return true;
+      return "removed";
     });
   }
 

@@ -232,6 +232,24 @@ Deno.test("members add and remove their own passkeys only", async () => {
   assert.deepEqual(actions, ["passkey.removed", "passkey.added"]);
 });
 
+Deno.test("a member's last passkey is refused with 409 last_passkey, nothing written", async () => {
+  await using w = await world();
+  const viewer = await join(w.ask, "org_a", { role: "viewer", name: "viewer" });
+  const before = await w.storage.audit.list("org_a", { limit: 10 });
+  const error = await w.ask("org_a", {
+    type: "removePasskey",
+    memberId: viewer.id,
+    credentialId: "cred_viewer",
+  })
+    .then(() => null, (caught) => caught);
+  assert.ok(error instanceof ServiceError);
+  assert.equal(error.code, "conflict");
+  assert.deepEqual(error.details, { rule: "last_passkey" });
+  assert.match(error.message, /only passkey/);
+  assert.ok(await w.storage.members.credential("cred_viewer"));
+  assert.deepEqual(await w.storage.audit.list("org_a", { limit: 10 }), before);
+});
+
 Deno.test("an owner revokes an open invitation; it opens nothing after", async () => {
   await using w = await world();
   const owner = await join(w.ask, "org_a", { role: "owner", name: "owner" });

@@ -235,13 +235,69 @@ adapterTest("member store adds, lists, uses and removes a member's passkeys", as
   });
   assert.equal(await storage.members.recordCredentialUse("cred_none", use), false);
 
-  assert.equal(await storage.members.removeCredential("mbr_other", "cred_2", audit()), false);
-  assert.equal(await storage.members.removeCredential(member.id, "cred_2", audit()), true);
-  assert.equal(await storage.members.removeCredential(member.id, "cred_2", audit()), false);
+  assert.equal(await storage.members.removeCredential("mbr_other", "cred_2", audit()), "not_found");
+  assert.equal(await storage.members.removeCredential(member.id, "cred_2", audit()), "removed");
+  assert.equal(await storage.members.removeCredential(member.id, "cred_2", audit()), "not_found");
   assert.deepEqual((await storage.members.listCredentials(member.id)).map((c) => c.credentialId), [
     "cred_mbr_1",
   ]);
 });
+
+adapterTest("member store never removes a member's last passkey", async ({ storage }) => {
+  const member = await addMember(storage, { orgId: "org_a", memberId: "mbr_1", role: "owner", nowMs: AT });
+  const removal = auditOf("org_a", "passkey.removed", { subject: "cred_mbr_1", atMs: AT + 1 });
+  const before = await storage.audit.list("org_a", { limit: 10 });
+  assert.equal(await storage.members.removeCredential(member.id, "cred_mbr_1", removal), "last");
+  assert.equal(await storage.members.removeCredential(member.id, "cred_none", removal), "not_found");
+  assert.ok(await storage.members.credential("cred_mbr_1"));
+  assert.deepEqual(await storage.audit.list("org_a", { limit: 10 }), before, "a refusal writes no entry");
+
+  const second = { ...credentialOf("cred_2", AT + 2), memberId: member.id, lastUsedAtMs: null };
+  const added = auditOf("org_a", "passkey.added", { subject: "cred_2", atMs: AT + 2 });
+  assert.equal(await storage.members.addCredential(second, added), "added");
+  assert.equal(await storage.members.removeCredential(member.id, "cred_mbr_1", removal), "removed");
+  assert.equal(await storage.members.removeCredential(member.id, "cred_2", removal), "last");
+  assert.deepEqual((await storage.members.listCredentials(member.id)).map((c) => c.credentialId), ["cred_2"]);
+});
+
+adapterTest(
+  "member store: two removals of a member's two passkeys at once, from two instances, leave one",
+  { needs: "concurrency" },
+  async (adapter) => {
+    const another = await adapter.openAnother();
+    for (let round = 0; round < 6; round++) {
+      const orgId = `org_${round}`;
+      const member = await addMember(adapter.storage, {
+        orgId,
+        memberId: `mbr_${round}`,
+        role: "owner",
+        nowMs: AT,
+      });
+      const second = { ...credentialOf(`cred_2_${round}`, AT + 1), memberId: member.id, lastUsedAtMs: null };
+      await adapter.storage.members.addCredential(
+        second,
+        auditOf(orgId, "passkey.added", { subject: second.credentialId, atMs: AT + 1 }),
+      );
+      const removal = (credentialId: string) =>
+        auditOf(orgId, "passkey.removed", { subject: credentialId, atMs: AT + 2 });
+      // Even rounds race on one handle, odd rounds on two (as two service instances would).
+      const other = round % 2 === 0 ? adapter.storage : another;
+      const outcomes = await Promise.all([
+        adapter.storage.members.removeCredential(
+          member.id,
+          `cred_${member.id}`,
+          removal(`cred_${member.id}`),
+        ),
+        other.members.removeCredential(member.id, second.credentialId, removal(second.credentialId)),
+      ]);
+      assert.deepEqual(outcomes.toSorted(), ["last", "removed"], `round ${round}`);
+      assert.equal((await adapter.storage.members.listCredentials(member.id)).length, 1);
+      const removals = (await adapter.storage.audit.list(orgId, { limit: 10 }))
+        .filter((entry) => entry.action === "passkey.removed");
+      assert.equal(removals.length, 1, "the refused removal wrote no audit entry");
+    }
+  },
+);
 
 adapterTest("member store revokes an invitation of its own org only", async ({ storage }) => {
   await storage.orgs.create({ id: "org_a", name: "A", createdAtMs: AT });

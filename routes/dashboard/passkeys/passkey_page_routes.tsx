@@ -41,15 +41,13 @@ export function passkeyPageRoutes(deps: PasskeyPageDeps): Hono<DashboardEnv> {
       const credentialId = c.req.param("credentialId") ?? "";
       const passkey = CREDENTIAL_ID.test(credentialId) ? await deps.members.credential(credentialId) : null;
       if (passkey?.memberId !== member.id) throw new ServiceError("not_found", "Passkey not found");
-      if ((await deps.members.listCredentials(member.id)).length <= 1) {
-        return showPasskeys(
-          c,
-          deps,
-          "This is your only passkey: add another before removing it, or you could not sign in again.",
-          409,
-        );
+      try {
+        await deps.askMembership(member.orgId, { type: "removePasskey", memberId: member.id, credentialId });
+      } catch (error) {
+        // The member's last passkey: the store refused it (two removals at once included).
+        if (!(error instanceof ServiceError) || error.details?.["rule"] !== "last_passkey") throw error;
+        return showPasskeys(c, deps, error.message, 409);
       }
-      await deps.askMembership(member.orgId, { type: "removePasskey", memberId: member.id, credentialId });
       return c.redirect(PASSKEYS_PATH, 303);
     }),
   );

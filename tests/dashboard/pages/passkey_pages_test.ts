@@ -47,6 +47,41 @@ Deno.test("a member lists its passkeys and removes one, but never its last", asy
   assert.equal(entry?.subject, credentialId);
 });
 
+Deno.test("two removals of a member's two passkeys at once (two tabs): one is refused, one passkey stays", async () => {
+  await using service = await openTestService({ env: ON });
+  const orgId = await createOrg(service.request);
+  const { browser, member, credentialId } = await joinedMember(service, orgId, "owner");
+  await service.dashboard.askMembership(orgId, {
+    type: "addPasskey",
+    memberId: member.id,
+    credential: credentialOf("cred_tab_2", service.clock.now()),
+  });
+  // Both tabs show two passkeys, each with its remove button; each removes a different one, at once.
+  const page = await pageText(service, browser, "/dashboard/passkeys");
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(page)![1]!;
+  const answers = await Promise.all(
+    [credentialId, "cred_tab_2"].map((id) =>
+      browser.fetch((path, init) => service.request(path, init), `/dashboard/passkeys/${id}/remove`, {
+        method: "POST",
+        headers: {
+          accept: "text/html",
+          origin: PAGE_ORIGIN,
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams([["_csrf", csrf]]),
+      })
+    ),
+  );
+  assert.deepEqual(answers.map((answer) => answer.status).toSorted(), [303, 409]);
+  const texts = await Promise.all(answers.map((answer) => answer.text()));
+  assert.match(texts[answers.findIndex((answer) => answer.status === 409)]!, /This is your only passkey/);
+  assert.equal((await service.storage.members.listCredentials(member.id)).length, 1);
+  assert.equal(
+    (await auditActions(service, orgId)).filter((action) => action === "passkey.removed").length,
+    1,
+  );
+});
+
 Deno.test("another member's passkey, or a made-up one, is 404 and stays", async () => {
   await using service = await openTestService({ env: ON });
   const orgId = await createOrg(service.request);
