@@ -66,10 +66,12 @@ export async function openDashboardWorld(browser: Browser): Promise<DashboardWor
       scopes: ["gateway:write", "billing:read"],
       rateLimitRpm: 120,
     });
+    service.clock.advance(60_000); // the keys in a fixed order, oldest first
     const nightly = await issueKey(service.request, orgId, {
       name: "Nightly batch",
       scopes: ["gateway:write"],
     });
+    service.clock.advance(60_000);
     await issueKey(service.request, orgId, { name: "Billing reader", scopes: ["billing:read"] });
     for (const [day, calls] of CALLS_PER_DAY.entries()) {
       for (let call = 0; call < calls; call++) {
