@@ -66,6 +66,19 @@ export async function checkDashboardPage(
   assert.deepEqual(visit.problems(), [], `${where}: what went wrong`);
 }
 
+/** JavaScript off: the page still shows its content (a ceremony's button stays, inert), with no problem. */
+export async function checkWithoutJavaScript(
+  browser: Browser,
+  world: DashboardWorld,
+  page: DashboardPage,
+  as: Audience,
+): Promise<void> {
+  await using visit = await visitDashboardPage(browser, world, page, as, { javaScript: false });
+  const text = (await visit.page.locator("main").innerText()).trim();
+  assert.ok(text.length > 0, `${page.name} as ${as} without JavaScript shows its content`);
+  assert.deepEqual(visit.problems(), [], `${page.name} as ${as} without JavaScript`);
+}
+
 /**
  * The audiences a page refuses: a member of a role it does not name sees the 403 page (clean, no
  * other problem); nobody signed in is sent to the sign-in page.
