@@ -9,7 +9,7 @@
  * through Chromium's virtual authenticator. Needs Chromium (`apt-get install chromium`, or
  * `FGW_CHROMIUM=/path/to/chrome`).
  */
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { BROWSER_IGNORED, launchBrowser } from "../../tests/support/browser/browser_host.ts";
 import { openSite } from "../../tests/support/browser/browser_site.ts";
 import { pageHeight } from "../../tests/support/browser/in_page.ts";
@@ -25,16 +25,22 @@ const WIDTHS: readonly [string, Viewport][] = [["desktop", DESKTOP], ["phone", P
 /** A long page is cut after this many screens (the top of it is what a reader sees first). */
 const MAX_SCREENS = 3;
 
-/** Saves the top of the visited page (at most `MAX_SCREENS` screens) as `<name>-<label>.png`; its problems. */
-async function shoot(visit: Visit, name: string, label: string, viewport: Viewport): Promise<number> {
-  const page: Page = visit.page;
+/** Saves the top of the visited page (at most `MAX_SCREENS` screens) as `<name>-<label>.png`; its problems (`where` names the page in the log). */
+async function shoot(
+  visit: Visit,
+  shot: { where: string; name: string },
+  label: string,
+  viewport: Viewport,
+): Promise<number> {
+  const { name } = shot;
+  const { page } = visit;
   const height = await page.evaluate(pageHeight);
   await page.screenshot({
     path: new URL(`${name}-${label}.png`, OUT).pathname,
     fullPage: true,
     clip: { x: 0, y: 0, width: viewport.width, height: Math.min(height, MAX_SCREENS * viewport.height) },
   });
-  console.log(`${new URL(page.url()).pathname} (${label}) → docs/screenshots/${name}-${label}.png`);
+  console.log(`${shot.where} (${label}) → docs/screenshots/${name}-${label}.png`);
   for (const problem of visit.problems()) console.error(`  ${problem}`);
   return visit.problems().length;
 }
@@ -48,7 +54,7 @@ async function shootPublic(browser: Browser, names: readonly string[]): Promise<
   for (const page of pages) {
     for (const [label, viewport] of WIDTHS) {
       await using visit = await visitRendered(browser, site, page, { viewport });
-      problems += await shoot(visit, page.name, label, viewport);
+      problems += await shoot(visit, { where: page.path, name: page.name }, label, viewport);
     }
   }
   return problems;
@@ -66,7 +72,7 @@ async function shootDashboard(browser: Browser, names: readonly string[]): Promi
     const as = page.as.includes("owner") ? "owner" : page.as[0]!;
     for (const [label, viewport] of WIDTHS) {
       await using visit = await visitDashboardPage(browser, world, page, as, { viewport });
-      problems += await shoot(visit, `dashboard-${page.name}`, label, viewport);
+      problems += await shoot(visit, { where: page.route, name: `dashboard-${page.name}` }, label, viewport);
     }
   }
   return problems;
