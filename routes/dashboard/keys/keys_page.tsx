@@ -30,7 +30,7 @@ function statusOf(key: ApiKeySummary, nowMs: number): string {
 export function KeysPage(props: KeysPageProps) {
   const owner = props.role === "owner";
   return (
-    <Layout title={`API keys · ${props.orgName}`} path="/dashboard/keys">
+    <Layout title={`API keys · ${props.orgName}`} path="/dashboard/keys" wide>
       <h1>API keys of {props.orgName}</h1>
       <p>
         <a href="/dashboard">Back to the dashboard</a>

@@ -54,15 +54,21 @@ export async function homePage(
         {member.role === "owner" ? "an owner" : "a viewer"} of this organisation.
       </p>
       <h2>Credit</h2>
-      <dl>
-        <dt>Balance</dt>
-        <dd data-balance-micro={balance.balanceMicro.toString()}>{creditAmount(balance.balanceMicro)}</dd>
-        <dt>Held by calls in flight</dt>
-        <dd data-held-micro={balance.heldMicro.toString()}>{creditAmount(balance.heldMicro)}</dd>
-        <dt>Available</dt>
-        <dd data-available-micro={balance.availableMicro.toString()}>
-          {creditAmount(balance.availableMicro)}
-        </dd>
+      <dl class="figures">
+        <div>
+          <dt>Balance</dt>
+          <dd data-balance-micro={balance.balanceMicro.toString()}>{creditAmount(balance.balanceMicro)}</dd>
+        </div>
+        <div>
+          <dt>Held by calls in flight</dt>
+          <dd data-held-micro={balance.heldMicro.toString()}>{creditAmount(balance.heldMicro)}</dd>
+        </div>
+        <div>
+          <dt>Available</dt>
+          <dd data-available-micro={balance.availableMicro.toString()}>
+            {creditAmount(balance.availableMicro)}
+          </dd>
+        </div>
         <SpendFigures rate={rate} />
       </dl>
       <LowBalanceSection
@@ -107,14 +113,18 @@ function SpendFigures(props: { rate: SpendRate }) {
   const { rate } = props;
   return (
     <>
-      <dt>Spend per day (mean of {rate.from} to {rate.to}, UTC)</dt>
-      <dd data-spend-per-day-micro={rate.spendPerDayMicro.toString()}>
-        {creditAmount(rate.spendPerDayMicro)}
-      </dd>
-      <dt>Runway at that spend</dt>
-      <dd data-runway-days={rate.runwayDays === null ? "" : String(rate.runwayDays)}>
-        {rate.runwayDays === null ? "— (nothing spent)" : `${rate.runwayDays.toFixed(1)} days`}
-      </dd>
+      <div>
+        <dt>Spend per day (mean of {rate.from} to {rate.to}, UTC)</dt>
+        <dd data-spend-per-day-micro={rate.spendPerDayMicro.toString()}>
+          {creditAmount(rate.spendPerDayMicro)}
+        </dd>
+      </div>
+      <div>
+        <dt>Runway at that spend</dt>
+        <dd data-runway-days={rate.runwayDays === null ? "" : String(rate.runwayDays)}>
+          {rate.runwayDays === null ? "— (nothing spent)" : `${rate.runwayDays.toFixed(1)} days`}
+        </dd>
+      </div>
     </>
   );
 }

@@ -92,10 +92,19 @@ ul.outcomes { list-style: none; margin: 0; padding: 0; }
 section.scored-event { border-top: 1px solid var(--line); margin-top: 1.2rem; }
 .field-error { font-weight: 600; border-left: 4px solid var(--warn-line); padding-left: 0.5rem; margin: 0.2rem 0; }
 code#new-api-key, code#invitation-link { overflow-wrap: anywhere; font-size: 1rem; }
-td form { display: inline-block; margin-right: 0.4rem; }
 pre.sign-text { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--panel); padding: 0.5rem 0.7rem; max-width: 48rem; }
 input.hotkey-field { display: block; width: 100%; max-width: 34rem; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 textarea.signature { display: block; width: 100%; max-width: 48rem; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+/* The dashboard's forms (their actions are under /dashboard): a field's label above it, a key's actions side by side. */
+form[action^="/dashboard"] p > label:first-child { display: block; margin-bottom: 0.2rem; }
+form[action^="/dashboard"] fieldset { border: 1px solid var(--line); border-radius: 6px; max-width: 32rem; }
+form[action^="/dashboard"] fieldset p { margin: 0.3rem 0; }
+form[action^="/dashboard"] input[type="checkbox"] { margin: 0 0.4rem 0 0; vertical-align: middle; }
+td form[action^="/dashboard"] { display: inline-block; margin: 0 0.3rem 0.2rem 0; }
+td:has(> form[action^="/dashboard"]) { white-space: nowrap; }
+#key-pinnedMinerHotkey { width: 100%; max-width: 34rem; }
+form.usage-form { display: grid; grid-template-columns: repeat(auto-fit, minmax(13rem, 1fr)); gap: 0 1rem; align-items: end; max-width: 64rem; }
+form.usage-form p { margin: 0.4rem 0; }
 .tag { display: inline-block; padding: 0 0.4rem; border: 1px solid var(--line); border-radius: 999px; font-size: 0.8rem; color: var(--muted); }
 @media (min-width: 42rem) {
   figure.chart svg text { font-size: 11.5px; }

@@ -4,7 +4,7 @@
  * exceptions, failed requests, error statuses, and any request to a host other than the service's,
  * which is refused before it leaves the browser.
  */
-import type { Browser, Page, Response } from "playwright-core";
+import type { Browser, BrowserContextOptions, Page, Response } from "playwright-core";
 
 export interface Viewport {
   width: number;
@@ -23,6 +23,8 @@ export interface VisitOptions {
   status?: number;
   /** The browser's time zone (an IANA name); default the host's. */
   timezoneId?: string;
+  /** Cookies the browser already holds (a signed-in member's session); default none. */
+  storageState?: BrowserContextOptions["storageState"];
 }
 
 export interface Visit {
@@ -52,6 +54,7 @@ export async function visitPage(
     viewport: options.viewport ?? DESKTOP,
     javaScriptEnabled: options.javaScript ?? true,
     ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
+    ...(options.storageState ? { storageState: options.storageState } : {}),
   });
   context.setDefaultTimeout(STEP_TIMEOUT_MS);
   const problems: string[] = [];

@@ -21,6 +21,8 @@ export async function tabWalk(page: Page, options: { maxPresses?: number } = {})
   for (let press = 0; press < (options.maxPresses ?? 400); press++) {
     await page.keyboard.press("Tab");
     const element = await page.evaluate(focusedElement);
+    // A date field's day, month and year each take a Tab: the same element again, not a way round.
+    if (element !== null && element.index >= 0 && element.index === focused.at(-1)?.index) continue;
     // Focus left the document (the browser's own controls), or came back to the first element.
     if (element === null || (element.index >= 0 && seen.has(element.index))) break;
     focused.push(element);
