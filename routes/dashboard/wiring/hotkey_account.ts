@@ -6,12 +6,13 @@ const MAX_HOTKEY = 64;
 
 /**
  * The account a hotkey sign-in answer names, read before it is verified: the hotkey typed in the
- * form (parsed once, the route reads the same parse); null when the body is not a
- * form or names no hotkey (the route answers those itself; the per-address limit counts them).
+ * form; null when the body is not a form or names no hotkey (the route answers those itself; the
+ * per-address limit counts them). The form is read through the request's parsed-body cache: the
+ * CSRF check has read the body already (the raw body cannot be read, nor copied, twice), and the
+ * route reads the same cache.
  */
 export function hotkeyAccountOf(): AccountOf {
   return async (c: Context) => {
-    // Hono keeps the parsed form, so the route (and the CSRF check before) read the same one.
     const form = await c.req.parseBody().catch(() => null);
     const hotkey = form?.["hotkey"];
     if (typeof hotkey !== "string") return null;

@@ -1,7 +1,8 @@
 /**
  * An XSS payload in every name an operator or a member types — the organisation's name, a key's
  * name, a member's display name — is shown inert on every dashboard page (every GET route of the
- * route table, as an owner and as a viewer, and the keys form shown again with its errors).
+ * route table, as an owner and as a viewer, the keys form shown again with its errors, and the
+ * members page's refusals and links, which name a member).
  */
 import assert from "node:assert/strict";
 import { ADMIN_TOKEN } from "../../support/access.ts";
@@ -75,7 +76,7 @@ Deno.test("names with an XSS payload are shown inert on every dashboard page", a
 
   for (const [where, html] of pages) assertInert(html, where);
   const all = pages.map(([, html]) => html).join("\n");
-  for (const name of [NAMES.org, NAMES.key, NEW_KEY]) {
+  for (const name of [NAMES.org, NAMES.key, NAMES.member, NEW_KEY]) {
     assert.ok(all.includes(escaped(name)), `a page shows ${name.slice(0, 6)}… escaped`);
   }
   assert.ok(
@@ -84,11 +85,54 @@ Deno.test("names with an XSS payload are shown inert on every dashboard page", a
   );
 });
 
-Deno.test.ignore(
-  "TODO(members page): a member's display name with an XSS payload is shown escaped on the members page",
-  () => {
-    // The display name is already in the payload world above (NAMES.member) and checked inert on
-    // every page; no page shows it yet (members are shown by role until renaming is built). When
-    // the members page shows it, assert `escaped(NAMES.member)` appears on that page.
-  },
-);
+Deno.test("a member's display name with an XSS payload is shown escaped on the members and audit pages", async () => {
+  await using service = await openTestService({ env: ON });
+  const world = await buildWorld(service, NAMES);
+  const member = `/dashboard/members/${world.own.memberId}`;
+  const pages: Array<[string, string]> = [];
+  for (const [who, browser] of [["owner", world.own.owner], ["viewer", world.own.viewer]] as const) {
+    const answer = await browser.fetch(fetcher(service), "/dashboard/members", { headers: HTML });
+    assert.equal(answer.status, 200, who);
+    pages.push([`the members page as ${who}`, await answer.text()]);
+  }
+  // The role form refused (the member named in the refusal), a re-enrolment link for the member
+  // (named in the link's banner), and the audit log naming who did it.
+  const refused = await postMembersForm(service, world.own.owner, `${member}/role`, [["role", "admin"]]);
+  assert.equal(refused.status, 400);
+  pages.push(["the role form refused", await refused.text()]);
+  assert.equal((await postMembersForm(service, world.own.owner, `${member}/reenrol`, [])).status, 303);
+  const flash = await world.own.owner.fetch(fetcher(service), "/dashboard/members", { headers: HTML });
+  pages.push(["the members page with a re-enrolment link", await flash.text()]);
+  const audit = await world.own.owner.fetch(fetcher(service), "/dashboard/audit", { headers: HTML });
+  assert.equal(audit.status, 200);
+  pages.push(["the audit page", await audit.text()]);
+
+  for (const [where, html] of pages) {
+    assertInert(html, where);
+    assert.ok(html.includes(escaped(NAMES.member)), `${where} shows the display name escaped`);
+  }
+  assert.match(pages[2]![1], new RegExp(`Nothing was changed for ${escapeRegExp(escaped(NAMES.member))}`));
+  assert.match(
+    pages[3]![1],
+    new RegExp(`This link gives ${escapeRegExp(escaped(NAMES.member))} a new passkey`),
+  );
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+async function postMembersForm(
+  service: TestService,
+  owner: TestBrowser,
+  path: string,
+  fields: [string, string][],
+): Promise<Response> {
+  const page = await (await owner.fetch(fetcher(service), "/dashboard/members", { headers: HTML })).text();
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(page)![1]!;
+  return await owner.fetch(fetcher(service), path, {
+    method: "POST",
+    headers: { ...HTML, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams([...fields, ["_csrf", csrf]]),
+  });
+}

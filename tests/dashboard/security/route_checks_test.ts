@@ -1,18 +1,30 @@
 /**
  * Checks enumerated from the router: every route of the dashboard, as the service app lists it,
  * must have an entry in DASHBOARD_ROUTES (route_table.ts), so a new route cannot be missed. Then
- * every state-changing route is tried as a viewer (403 `insufficient_role` unless listed as any
- * member's, with the reason), without the CSRF token, from a foreign `Origin` and with none (403
- * `csrf_refused`); every route naming a resource with another organisation's (404); every form
- * with bad input (400, the field named, nothing saved); every change made by an owner (its audit
- * entry); and every route that is not public while signed out (the sign-in page, or 401).
+ * every state-changing route and owner's page is tried as a viewer (403 `insufficient_role` unless
+ * listed as any member's, with the reason), every state-changing route without the CSRF token,
+ * from a foreign `Origin` and with none (403 `csrf_refused`); every route naming a resource with
+ * another organisation's (404); every form with bad input (400, the field named); every change
+ * made by an owner (its audit entry, by that member); and every route that is not public while
+ * signed out (the sign-in page, or 401). A refused request saves nothing: the organisation, its
+ * log, keys, members, passkeys, invitations and miners are as they were.
  */
 import assert from "node:assert/strict";
 import { changesState } from "../../../routes/dashboard/csrf.ts";
 import { ADMIN_TOKEN } from "../../support/access.ts";
 import { ORIGIN, TestBrowser } from "../../support/dashboard.ts";
+import { openPgStorage } from "../../../storage/postgres/pg_storage.ts";
+import type { Storage } from "../../../storage/storage.ts";
+import { openTestDatabase } from "../../support/test_postgres.ts";
 import { openTestService, type TestService } from "../../support/test_service.ts";
-import { buildWorld, DASHBOARD_ROUTES, type Probe, type World } from "./route_table.ts";
+import {
+  type BadInput,
+  buildWorld,
+  DASHBOARD_ROUTES,
+  type Probe,
+  type RouteCase,
+  type World,
+} from "./route_table.ts";
 
 const ON = { FGW_ADMIN_TOKEN: ADMIN_TOKEN, FGW_PUBLIC_URL: ORIGIN };
 const TABLE = "DASHBOARD_ROUTES in tests/dashboard/security/route_table.ts";
@@ -98,6 +110,38 @@ async function send(
   return await browser.fetch(fetcher, probe.path, { method, headers, body });
 }
 
+/** The entry's foreign requests (none when its parameter names nothing of an organisation). */
+function foreignOf(entry: RouteCase, world: World): Probe[] {
+  if (typeof entry.foreign !== "function") return [];
+  return [entry.foreign(world)].flat();
+}
+
+/** The entry's bad inputs (none when the route takes no input a member types). */
+function badInputsOf(entry: RouteCase): BadInput[] {
+  if (!entry.badInput || "none" in entry.badInput) return [];
+  return [entry.badInput].flat();
+}
+
+/** What a state change of an organisation would change: its record, log, keys, members, passkeys, invitations and miners. */
+async function savedOfOrg(world: World, orgId: string) {
+  const { storage, clock } = world.service;
+  const members = await storage.members.listMembers(orgId);
+  return {
+    org: await storage.orgs.get(orgId),
+    audit: await storage.audit.list(orgId, { limit: 1000 }),
+    keys: await storage.apiKeys.listByOrg(orgId),
+    members,
+    passkeys: await Promise.all(members.map((member) => storage.members.listCredentials(member.id))),
+    invitations: await storage.members.listInvitations(orgId, { nowMs: clock.now() }),
+    miners: await storage.orgs.listMiners(orgId),
+  };
+}
+
+/** What is saved of both organisations of the world. */
+async function savedOf(world: World) {
+  return { own: await savedOfOrg(world, world.own.orgId), other: await savedOfOrg(world, world.other.orgId) };
+}
+
 async function errorOf(answer: Response): Promise<{ code?: string; reason?: string }> {
   const text = await answer.text();
   try {
@@ -142,8 +186,8 @@ Deno.test("every dashboard route the router lists has an entry in the route tabl
   }
 });
 
-Deno.test("router-enumerated checks: viewer, other organisation, CSRF and Origin, signed out", async (t) => {
-  await using service = await openTestService({ env: ON });
+/** The checks of every route of the table, on `service` (a fresh store). */
+async function routeChecks(t: Deno.TestContext, service: TestService): Promise<void> {
   const world = await buildWorld(service);
   const routes = dashboardRoutesOf(service).filter((route) => route in DASHBOARD_ROUTES);
 
@@ -152,36 +196,45 @@ Deno.test("router-enumerated checks: viewer, other organisation, CSRF and Origin
       const { pattern } = split(route);
       const entry = DASHBOARD_ROUTES[route]!;
       assert.ok(matches(pattern, entry.own(world).path), `${route}: own request ${entry.own(world).path}`);
-      if (typeof entry.foreign === "function") {
-        assert.ok(matches(pattern, entry.foreign(world).path), `${route}: foreign request`);
+      for (
+        const probe of [
+          ...foreignOf(entry, world),
+          ...badInputsOf(entry).map((bad) => bad.probe(world)),
+        ]
+      ) {
+        assert.ok(matches(pattern, probe.path), `${route}: request ${probe.path}`);
       }
     }
   });
 
   await t.step(
-    "every state-changing route as a viewer: 403 insufficient_role, unless any member's",
+    "every state-changing route and owner's page as a viewer: 403 insufficient_role, unless any member's",
     async () => {
-      for (const route of routes.filter((route) => changesState(split(route).method))) {
+      for (const route of routes) {
         const entry = DASHBOARD_ROUTES[route]!;
         if (entry.access.kind !== "owner") {
           assert.ok(entry.access.reason.length > 0, `${route}: say why a viewer may`);
           continue;
         }
+        const before = await savedOf(world);
         const answer = await send(world, world.own.viewer, split(route).method, entry.own(world));
         assert.equal(answer.status, 403, route);
         assert.equal((await errorOf(answer)).code, "insufficient_role", route);
+        assert.deepEqual(await savedOf(world), before, `${route}: nothing saved`);
       }
     },
   );
 
   await t.step("every route naming a resource, with another organisation's: 404", async () => {
     for (const route of routes) {
-      const entry = DASHBOARD_ROUTES[route]!;
-      if (typeof entry.foreign !== "function") continue;
-      const answer = await send(world, world.own.owner, split(route).method, entry.foreign(world));
-      assert.equal(answer.status, 404, route);
-      const { code } = await errorOf(answer);
-      assert.ok(code === undefined || code === "not_found", `${route}: ${code}`);
+      for (const probe of foreignOf(DASHBOARD_ROUTES[route]!, world)) {
+        const before = await savedOf(world);
+        const answer = await send(world, world.own.owner, split(route).method, probe);
+        assert.equal(answer.status, 404, `${route} ${probe.path}`);
+        const { code } = await errorOf(answer);
+        assert.ok(code === undefined || code === "not_found", `${route}: ${code}`);
+        assert.deepEqual(await savedOf(world), before, `${route} ${probe.path}: nothing saved`);
+      }
     }
   });
 
@@ -212,19 +265,22 @@ Deno.test("router-enumerated checks: viewer, other organisation, CSRF and Origin
     "every form with bad input, as an owner: the form again, 400, the field named, nothing saved",
     async () => {
       for (const route of routes.filter((route) => changesState(split(route).method))) {
-        const bad = DASHBOARD_ROUTES[route]!.badInput;
-        if (!bad || "none" in bad) continue;
-        const before = await service.storage.audit.list(world.own.orgId, { limit: 1000 });
-        const keysBefore = await service.storage.apiKeys.listByOrg(world.own.orgId);
-        const answer = await send(world, world.own.owner, split(route).method, bad.probe(world));
-        assert.equal(answer.status, 400, route);
-        assert.match(
-          await answer.text(),
-          new RegExp(`<strong>${bad.field}</strong>`),
-          `${route} names ${bad.field}`,
-        );
-        assert.deepEqual(await service.storage.audit.list(world.own.orgId, { limit: 1000 }), before, route);
-        assert.deepEqual(await service.storage.apiKeys.listByOrg(world.own.orgId), keysBefore, route);
+        for (const bad of badInputsOf(DASHBOARD_ROUTES[route]!)) {
+          const probe = bad.probe(world);
+          const before = await savedOf(world);
+          const answer = await send(world, world.own.owner, split(route).method, probe);
+          assert.equal(answer.status, 400, `${route} ${JSON.stringify(probe.form)}`);
+          assert.match(
+            await answer.text(),
+            new RegExp(`<strong>${bad.field}</strong>`),
+            `${route} names ${bad.field}`,
+          );
+          assert.deepEqual(
+            await savedOf(world),
+            before,
+            `${route} ${JSON.stringify(probe.form)}: nothing saved`,
+          );
+        }
       }
     },
   );
@@ -265,4 +321,39 @@ Deno.test("router-enumerated checks: viewer, other organisation, CSRF and Origin
       }
     }
   });
-});
+}
+
+/** A fresh store of each adapter: the dashboard's routes refuse alike on both. */
+const STORES: Array<["kv" | "postgres", () => Promise<{ storage?: Storage; close(): Promise<void> }>]> = [
+  ["kv", () => Promise.resolve({ close: () => Promise.resolve() })],
+  ["postgres", async () => {
+    const db = await openTestDatabase();
+    try {
+      return { storage: await openPgStorage(db.url, { maxConnections: db.maxConnections }), close: db.close };
+    } catch (error) {
+      await db.close();
+      throw error;
+    }
+  }],
+];
+
+for (const [kind, open] of STORES) {
+  Deno.test({
+    name:
+      `router-enumerated checks: viewer, other organisation, CSRF and Origin, bad input, audit, signed out [${kind}]`,
+    sanitizeResources: false,
+    sanitizeOps: false,
+    fn: async (t) => {
+      const store = await open();
+      try {
+        await using service = await openTestService({
+          env: ON,
+          ...(store.storage ? { storage: store.storage } : {}),
+        });
+        await routeChecks(t, service);
+      } finally {
+        await store.close();
+      }
+    },
+  });
+}
