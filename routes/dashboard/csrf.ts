@@ -56,6 +56,22 @@ async function formToken(c: Context): Promise<string | undefined> {
   return typeof value === "string" ? value : undefined;
 }
 
+/**
+ * Refuses a form body that cannot be parsed (a multipart body without its boundary, say) with
+ * 400 `invalid_request` before any handler reads it: Hono keeps the parse, so a handler would
+ * otherwise meet the same failure as a 500.
+ */
+export async function checkReadableForm(c: Context): Promise<void> {
+  const type = c.req.header("content-type") ?? "";
+  if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) return;
+  const parsed = await c.req.parseBody().then(() => true, () => false);
+  if (!parsed) {
+    throw new ServiceError("invalid_request", "The form's body cannot be read", {
+      details: { fields: [{ field: "body", problem: `not a well-formed ${type.split(";")[0]} body` }] },
+    });
+  }
+}
+
 function csrfRefused(reason: string, message: string): ServiceError {
   return new ServiceError("csrf_refused", message, { details: { reason } });
 }

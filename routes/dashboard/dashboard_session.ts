@@ -3,7 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { ServiceError } from "../../actors/kernel/mod.ts";
 import type { SessionDesk } from "../../actors/identity/mod.ts";
 import { answerHeader } from "../http/answer.ts";
-import { changesState, checkCsrfToken, checkOrigin } from "./csrf.ts";
+import { changesState, checkCsrfToken, checkOrigin, checkReadableForm } from "./csrf.ts";
 import { type DashboardEnv, DashboardVisit } from "./dashboard_visit.ts";
 import { COOKIE, readCookie, stampDashboardAnswer } from "./session_cookies.ts";
 
@@ -40,6 +40,7 @@ export function dashboardSession(options: DashboardSessionOptions): MiddlewareHa
       if (changesState(c.req.method)) {
         checkOrigin(c, options.publicOrigin);
         await checkCsrfToken(c, visit.expectedCsrfToken());
+        await checkReadableForm(c);
       }
       await next();
     };

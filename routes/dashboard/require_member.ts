@@ -4,6 +4,7 @@ import type { SignedIn } from "../../actors/identity/mod.ts";
 import type { MemberRole } from "../../storage/member_store.ts";
 import type { SignInVia } from "../../storage/session_store.ts";
 import type { DashboardEnv } from "./dashboard_visit.ts";
+import { errorPage } from "../pages/kit/error_page.tsx";
 
 /** Where a signed-out browser asking for a dashboard page is sent. */
 export const SIGN_IN_PATH = "/dashboard/sign-in";
@@ -23,9 +24,12 @@ export function requireMember(role?: MemberRole): MiddlewareHandler<DashboardEnv
       throw new ServiceError("unauthenticated", "Sign in to the dashboard first");
     }
     if (role === "owner" && signedIn.member.role !== "owner") {
-      throw new ServiceError("insufficient_role", "Only an owner of the organisation may do this", {
+      const refusal = new ServiceError("insufficient_role", "Only an owner of the organisation may do this", {
         details: { role: signedIn.member.role, requiredRole: "owner" },
       });
+      // A page asked for is refused as a page (JSON when the client asks for JSON).
+      if (c.req.method === "GET") return await errorPage(c, refusal);
+      throw refusal;
     }
     await next();
   };

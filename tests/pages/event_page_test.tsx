@@ -89,7 +89,7 @@ Deno.test("an unknown event is a 404 page (the JSON 404 for a JSON client); a qu
   for (const id of ["polymarket-999", "bad%20id"]) {
     const page = await service.request(`/events/${id}`, { headers: HTML });
     assert.equal(page.status, 404, id);
-    assert.match(await page.text(), /<h1>Not found<\/h1>/);
+    assert.match(await page.text(), /<h1 data-error-code="not_found">Not found<\/h1>/);
   }
   const api = await service.request("/events/polymarket-999", { headers: { accept: "application/json" } });
   assert.equal(api.status, 404);

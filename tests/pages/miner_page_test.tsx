@@ -100,7 +100,7 @@ Deno.test("an unknown miner is a 404 page, a malformed hotkey a 400 page naming 
   const unknown = await page(service, `/miners/${minerHotkey(9)}`);
   assert.equal(unknown.status, 404);
   assert.match(unknown.type ?? "", /^text\/html/);
-  assert.match(unknown.html, /<h1>Not found<\/h1>/);
+  assert.match(unknown.html, /<h1 data-error-code="not_found">Not found<\/h1>/);
   assert.match(unknown.html, /No such miner/);
   const malformed = await page(service, "/miners/not-a-hotkey");
   assert.equal(malformed.status, 400);

@@ -29,7 +29,7 @@ Deno.test("an unknown path is a 404 page for a browser and the JSON error body f
   assert.equal(page.status, 404);
   assert.match(page.headers.get("content-type") ?? "", /^text\/html/);
   const html = await page.text();
-  assert.match(html, /<h1>Not found<\/h1>/);
+  assert.match(html, /<h1 data-error-code="not_found">Not found<\/h1>/);
   assert.match(html, /Nothing is served at \/no\/such\/page/);
   const api = await service.request("/no/such/page", { headers: { accept: "application/json" } });
   assert.equal(api.status, 404);

@@ -124,7 +124,18 @@ export async function postJson(url: string, body: unknown, csrf: string): Promis
   });
   const json = await answer.json().catch(() => ({}));
   if (answer.ok) return json;
-  throw new Error(json?.error?.message ?? `The server answered ${answer.status}`);
+  throw new Error(refusalText(json?.error, answer.status));
+}
+
+/** The server's refusal in words: its message and each refused field with its problem. */
+export function refusalText(error: unknown, status: number): string {
+  const refusal = error as { message?: unknown; details?: { fields?: unknown } } | undefined;
+  const message = typeof refusal?.message === "string" ? refusal.message : `The server answered ${status}`;
+  const fields = Array.isArray(refusal?.details?.fields) ? refusal.details.fields : [];
+  const named = fields
+    .filter((f) => typeof f?.field === "string" && typeof f?.problem === "string")
+    .map((f) => `${f.field}: ${f.problem}`);
+  return named.length === 0 ? message : `${message} (${named.join("; ")})`;
 }
 
 /** The name typed in the input `data-name-input` names, if the button has one: `{displayName}` or `{}`. */

@@ -8,6 +8,7 @@ import { wantsJson } from "./page_answer.ts";
 const HEADINGS: Partial<Record<string, string>> = {
   invalid_request: "That request has a problem",
   not_found: "Not found",
+  insufficient_role: "Only an owner may do this",
   unavailable: "Temporarily unavailable",
 };
 
@@ -28,8 +29,8 @@ export function errorPage(c: Context, error: ServiceError): Response | Promise<R
   return renderPage(
     c,
     <Layout title={heading} path={c.req.path}>
-      <h1>{heading}</h1>
-      <p>{error.message}.</p>
+      <h1 data-error-code={error.code}>{heading}</h1>
+      <p>{error.message.replace(/\.+$/, "")}.</p>
       {fields.length > 0
         ? (
           <ul class="problems">
@@ -41,9 +42,17 @@ export function errorPage(c: Context, error: ServiceError): Response | Promise<R
           </ul>
         )
         : ""}
-      <p>
-        <a href={c.req.path}>Start again without parameters</a> or go to the <a href="/">home page</a>.
-      </p>
+      {new URL(c.req.url).search === ""
+        ? (
+          <p>
+            Go to the <a href="/">home page</a>.
+          </p>
+        )
+        : (
+          <p>
+            <a href={c.req.path}>Start again without parameters</a> or go to the <a href="/">home page</a>.
+          </p>
+        )}
     </Layout>,
     STATUS_OF[error.code],
   );

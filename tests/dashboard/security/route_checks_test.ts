@@ -148,7 +148,9 @@ async function errorOf(answer: Response): Promise<{ code?: string; reason?: stri
     const body = JSON.parse(text);
     return { code: body.error?.code, reason: body.error?.details?.reason };
   } catch {
-    return {};
+    // A page's refusal is a page: its code rides on the heading.
+    const code = /<h1 data-error-code="([a-z_]+)"/.exec(text)?.[1];
+    return code === undefined ? {} : { code };
   }
 }
 
