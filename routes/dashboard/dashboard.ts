@@ -14,6 +14,7 @@ import { homePage } from "./pages/home_page.tsx";
 import { invitationPage } from "./pages/invitation_page.tsx";
 import { signInPage } from "./pages/sign_in_page.tsx";
 import { requireMember, SIGN_IN_PATH } from "./require_member.ts";
+import { dashboardNav } from "./pages/dashboard_nav.tsx";
 import { passkeyWiring } from "./wiring/passkey_wiring.ts";
 import { type KeyRouteDeps, keyRoutes } from "./keys/key_routes.tsx";
 import { type UsagePageDeps, usagePageRoutes } from "./usage/usage_page_routes.tsx";
@@ -93,7 +94,8 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
     page((c) => invitationPage(c, { ...deps.stores, clock: deps.clock })),
   );
   app.get(SIGN_IN_PATH, page(signInPage));
-  // Before the pages: its low-balance banner middleware runs in front of every page after it.
+  // Before the pages: the navigation, then the low-balance banner, in front of every page after them.
+  app.use("/dashboard/*", dashboardNav());
   app.route(
     "/",
     usagePageRoutes({ ...deps.usage, askOrg: deps.askOrg, keys: deps.keys.keys, clock: deps.clock }),

@@ -1,11 +1,11 @@
 import type { MiddlewareHandler } from "hono";
 import type { AskOrg, LowBalanceReply } from "../../../actors/billing/mod.ts";
-import { setPageNotice } from "../../pages/kit/page_notice.tsx";
+import { pageNoticeOf, setPageNotice } from "../../pages/kit/page_notice.tsx";
 import { creditAmount } from "../pages/credit_amount.ts";
 import type { DashboardEnv } from "../dashboard_visit.ts";
 
 /**
- * Sets the low-balance banner on every dashboard page a signed-in member opens while the
+ * Adds the low-balance banner (after any notice already set: the navigation) to every dashboard page a signed-in member opens while the
  * organisation's available amount is below the threshold an owner set (page_notice.tsx: the
  * layout shows it first in the page). Only page requests (HTML) ask the OrgActor.
  */
@@ -14,7 +14,15 @@ export function lowBalanceBanner(askOrg: AskOrg): MiddlewareHandler<DashboardEnv
     const signedIn = c.get("visit").signedIn;
     if (signedIn && c.req.method === "GET" && (c.req.header("accept") ?? "").includes("text/html")) {
       const warning = await askOrg(signedIn.member.orgId, { type: "lowBalance" });
-      if (warning.below) setPageNotice(c, <LowBalanceBanner warning={warning} />);
+      if (warning.below) {
+        setPageNotice(
+          c,
+          <>
+            {pageNoticeOf(c) ?? ""}
+            <LowBalanceBanner warning={warning} />
+          </>,
+        );
+      }
     }
     await next();
   };

@@ -54,7 +54,6 @@ function page(render: (c: DashboardContext) => Promise<Response>) {
 export function usagePageRoutes(deps: UsagePageDeps): Hono<DashboardEnv> {
   const app = new Hono<DashboardEnv>();
   const banner = lowBalanceBanner(deps.askOrg);
-  app.use("/dashboard", banner);
   app.use("/dashboard/*", banner);
   app.route("/", usageScriptRoutes());
 

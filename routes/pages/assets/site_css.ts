@@ -105,6 +105,10 @@ td:has(> form[action^="/dashboard"]) { white-space: nowrap; }
 #key-pinnedMinerHotkey { width: 100%; max-width: 34rem; }
 form.usage-form { display: grid; grid-template-columns: repeat(auto-fit, minmax(13rem, 1fr)); gap: 0 1rem; align-items: end; max-width: 64rem; }
 form.usage-form p { margin: 0.4rem 0; }
+nav.dashboard-nav ul { display: flex; flex-wrap: wrap; gap: 0.3rem 1rem; list-style: none; margin: 0 0 1rem; padding: 0 0 0.6rem; border-bottom: 1px solid var(--line); align-items: center; }
+nav.dashboard-nav form { display: inline; margin: 0; }
+nav.dashboard-nav a[aria-current="page"] { font-weight: 700; text-decoration: none; }
+button.link-button { background: none; border: none; padding: 0; color: inherit; font: inherit; text-decoration: underline; cursor: pointer; }
 .tag { display: inline-block; padding: 0 0.4rem; border: 1px solid var(--line); border-radius: 999px; font-size: 0.8rem; color: var(--muted); }
 @media (min-width: 42rem) {
   figure.chart svg text { font-size: 11.5px; }

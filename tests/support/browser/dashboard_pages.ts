@@ -26,9 +26,16 @@ export interface DashboardPage {
   expect?: (page: Page, as: Audience) => Promise<void>;
 }
 
-/** The low-balance banner heads every page of a signed-in member (the world's balance is under its warning). */
+/**
+ * The dashboard's navigation and then the low-balance banner head every page of a signed-in member
+ * (the world's balance is under its warning), each once.
+ */
 async function bannerShown(page: Page): Promise<void> {
+  assert.equal(await page.locator("nav.dashboard-nav").count(), 1, "the dashboard's navigation, once");
+  assert.equal(await page.locator("#low-balance-banner").count(), 1, "the banner, once");
   assert.match(await page.locator("#low-balance-banner").innerText(), /Low balance/);
+  const order = await page.locator("main > nav.dashboard-nav + #low-balance-banner").count();
+  assert.equal(order, 1, "the banner right after the navigation");
 }
 
 export const DASHBOARD_PAGES: readonly DashboardPage[] = [
