@@ -51,6 +51,9 @@ async function main(): Promise<void> {
           msg: "listening",
           url: `http://${hostname}:${port}`,
           storage: service.storage.kind,
+          dashboard: config.FGW_PUBLIC_URL === undefined
+            ? "off (set FGW_PUBLIC_URL to turn it on)"
+            : new URL("/dashboard", config.FGW_PUBLIC_URL).href,
         }),
     }, service.app.fetch);
   } catch (error) {

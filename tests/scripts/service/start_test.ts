@@ -70,6 +70,8 @@ Deno.test("the start command boots offline, serves the snapshot, and stops clean
   try {
     assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
     await waitFor(async () => (await fetch(`${server.url}/readyz`)).status === 200, "readyz");
+    const listening = server.lines.find((line) => line.msg === "listening");
+    assert.equal(listening?.dashboard, "off (set FGW_PUBLIC_URL to turn it on)");
     const events = await (await fetch(`${server.url}/v1/events?limit=3`)).json();
     assert.equal(events.items.length, 3);
     // The log reaches this process through a pipe, maybe after the answers that followed it.
