@@ -26,10 +26,15 @@ export const EXAMPLE_AGENT = await Deno.readTextFile(
 export const CPU_AGENT = `import time
 def agent_main(event):
     started = time.perf_counter()
+    cpu = time.process_time()
     total = 0
     for i in range(12_000_000):
         total += i * i % 7
-    return {"computeMs": (time.perf_counter() - started) * 1000, "total": total}
+    return {
+        "computeMs": (time.perf_counter() - started) * 1000,
+        "cpuMs": (time.process_time() - cpu) * 1000,
+        "total": total,
+    }
 `;
 
 /** 64 threads spinning (as many as the run's limit lets start) until the run is killed. */
