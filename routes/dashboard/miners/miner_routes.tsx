@@ -161,7 +161,11 @@ export function refusalProblem(error: ServiceError): FieldProblem {
       field: "challenge",
       problem: "The challenge was used, expired or is not this browser's: get a new one",
     }
-    : { field: "signature", problem: "The signature does not verify for this hotkey and message" };
+    : {
+      field: "signature",
+      problem:
+        "The signature does not verify for this hotkey and message, and its challenge is used up: get a new challenge and sign its message",
+    };
 }
 
 async function showMiners(c: DashboardContext, deps: MinerRouteDeps, shown: Shown): Promise<Response> {
