@@ -6,6 +6,7 @@ import { utc } from "../../pages/kit/format.ts";
 import { Layout } from "../../pages/kit/layout.tsx";
 import type { FieldProblem, KeyFormValues } from "./key_form.ts";
 import type { KeyFlash } from "./key_flash.ts";
+import { FieldError, FormProblems, problemOf } from "../pages/form_problems.tsx";
 
 export interface KeysPageProps {
   orgName: string;
@@ -128,14 +129,6 @@ function KeyActions(props: { keyId: string; csrfToken: string }) {
   );
 }
 
-function problemOf(problems: FieldProblem[], field: string): string | undefined {
-  return problems.find((entry) => entry.field === field)?.problem;
-}
-
-function FieldError(props: { id: string; problem: string | undefined }) {
-  return props.problem ? <p class="field-error" id={props.id}>{props.problem}</p> : "";
-}
-
 function CreateKeyForm(props: KeysPageProps) {
   const { form, problems } = props;
   const textField = (
@@ -163,20 +156,7 @@ function CreateKeyForm(props: KeysPageProps) {
   return (
     <section aria-labelledby="create-key">
       <h2 id="create-key">Create a key</h2>
-      {problems.length > 0
-        ? (
-          <div role="alert">
-            <p>The key was not created. Fix these fields:</p>
-            <ul>
-              {problems.map((entry) => (
-                <li>
-                  <strong>{entry.field}</strong>: {entry.problem}
-                </li>
-              ))}
-            </ul>
-          </div>
-        )
-        : ""}
+      <FormProblems problems={problems} what="The key was not created" />
       <form method="post" action="/dashboard/keys">
         <input type="hidden" name="_csrf" value={props.csrfToken} />
         {textField("name", "Name")}
