@@ -1,12 +1,13 @@
 import type { ApiKeySummary } from "../../../storage/api_key_store.ts";
 import { API_KEY_SCOPES } from "../../../storage/api_key_store.ts";
 import type { MemberRole } from "../../../storage/member_store.ts";
-import { Banner, EmptyState, TableScroll } from "../../pages/kit/blocks.tsx";
+import { EmptyState, TableScroll } from "../../pages/kit/blocks.tsx";
 import { utc } from "../../pages/kit/format.ts";
 import { Layout } from "../../pages/kit/layout.tsx";
 import type { FieldProblem, KeyFormValues } from "./key_form.ts";
 import type { KeyFlash } from "./key_flash.ts";
 import { FieldError, FormProblems, problemOf } from "../pages/form_problems.tsx";
+import { ShownOnce } from "../pages/shown_once.tsx";
 
 export interface KeysPageProps {
   orgName: string;
@@ -54,16 +55,10 @@ export function KeysPage(props: KeysPageProps) {
 
 function SecretOnce(props: { flash: KeyFlash }) {
   return (
-    <section aria-labelledby="secret-once">
-      <h2 id="secret-once">Your new API key</h2>
-      <Banner>
-        Key {props.flash.keyId} was{" "}
-        {props.flash.event}. Copy its secret now: it is shown this once and cannot be shown again.
-      </Banner>
-      <p>
-        <code id="new-api-key">{props.flash.apiKey}</code>
-      </p>
-    </section>
+    <ShownOnce id="secret-once" heading="Your new API key" codeId="new-api-key" value={props.flash.apiKey}>
+      Key {props.flash.keyId} was{" "}
+      {props.flash.event}. Copy its secret now: it is shown this once and cannot be shown again.
+    </ShownOnce>
   );
 }
 

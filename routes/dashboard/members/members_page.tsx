@@ -1,7 +1,8 @@
 import type { InvitationRecord, MemberRecord, MemberRole } from "../../../storage/member_store.ts";
-import { Banner, TableScroll } from "../../pages/kit/blocks.tsx";
+import { TableScroll } from "../../pages/kit/blocks.tsx";
 import { shortKey, utc } from "../../pages/kit/format.ts";
 import { Layout } from "../../pages/kit/layout.tsx";
+import { ShownOnce } from "../pages/shown_once.tsx";
 import type { MemberFormProblem } from "./member_form.ts";
 
 /** An invitation's link, shown once on the page the POST that made it redirects to. */
@@ -65,19 +66,18 @@ export function MembersPage(props: MembersPageProps) {
 function LinkOnce(props: { flash: LinkFlash }) {
   const { flash } = props;
   return (
-    <section aria-labelledby="link-once">
-      <h2 id="link-once">{flash.kind === "join" ? "Invitation link" : "Re-enrolment link"}</h2>
-      <Banner>
-        {flash.kind === "join"
-          ? `This link makes a new ${ROLE_WORDS[flash.role]}. `
-          : `This link gives ${flash.memberName ?? "the member"} a new passkey. `}
-        Copy it now and send it to the person it is for: it is shown this once, works once, and expires in 24
-        hours.
-      </Banner>
-      <p>
-        <code id="invitation-link">{flash.link}</code>
-      </p>
-    </section>
+    <ShownOnce
+      id="link-once"
+      heading={flash.kind === "join" ? "Invitation link" : "Re-enrolment link"}
+      codeId="invitation-link"
+      value={flash.link}
+    >
+      {flash.kind === "join"
+        ? `This link makes a new ${ROLE_WORDS[flash.role]}. `
+        : `This link gives ${flash.memberName ?? "the member"} a new passkey. `}
+      Copy it now and send it to the person it is for: it is shown this once, works once, and expires in 24
+      hours.
+    </ShownOnce>
   );
 }
 
