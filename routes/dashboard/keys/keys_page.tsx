@@ -8,6 +8,7 @@ import type { FieldProblem, KeyFormValues } from "./key_form.ts";
 import type { KeyFlash } from "./key_flash.ts";
 import { FieldError, FormProblems, problemOf } from "../pages/form_problems.tsx";
 import { ShownOnce } from "../pages/shown_once.tsx";
+import { ColumnHeads } from "../pages/column_heads.tsx";
 
 export interface KeysPageProps {
   orgName: string;
@@ -67,17 +68,17 @@ function KeyTable(props: KeysPageProps & { owner: boolean }) {
     <TableScroll label="API keys">
       <table>
         <caption>API keys, oldest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key id</th>
-            <th scope="col">Scopes</th>
-            <th scope="col">Requests per minute</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Status</th>
-            {props.owner ? <th scope="col">Actions</th> : ""}
-          </tr>
-        </thead>
+        <ColumnHeads
+          names={[
+            "Name",
+            "Key id",
+            "Scopes",
+            "Requests per minute",
+            "Last used",
+            "Status",
+            props.owner && "Actions",
+          ]}
+        />
         <tbody>
           {props.keys.map((key) => {
             const status = statusOf(key, props.nowMs);

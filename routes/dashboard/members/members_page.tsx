@@ -4,6 +4,7 @@ import { shortKey, utc } from "../../pages/kit/format.ts";
 import { Layout } from "../../pages/kit/layout.tsx";
 import { ShownOnce } from "../pages/shown_once.tsx";
 import type { MemberFormProblem } from "./member_form.ts";
+import { ColumnHeads } from "../pages/column_heads.tsx";
 
 /** An invitation's link, shown once on the page the POST that made it redirects to. */
 export interface LinkFlash {
@@ -115,16 +116,9 @@ function MemberTable(props: MembersPageProps & { owner: boolean }) {
       <TableScroll label="Members">
         <table>
           <caption>Members, oldest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col">Joined</th>
-              <th scope="col">Passkeys</th>
-              <th scope="col">Bound hotkeys</th>
-              {props.owner ? <th scope="col">Actions</th> : ""}
-            </tr>
-          </thead>
+          <ColumnHeads
+            names={["Name", "Role", "Joined", "Passkeys", "Bound hotkeys", props.owner && "Actions"]}
+          />
           <tbody>
             {props.rows.map((row) => (
               <tr data-member-id={row.member.id}>
@@ -205,15 +199,7 @@ function InvitationTable(props: MembersPageProps & { owner: boolean }) {
           <TableScroll label="Open invitations">
             <table>
               <caption>Invitations not yet used or expired, oldest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Invitation</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Made</th>
-                  <th scope="col">Expires</th>
-                  {props.owner ? <th scope="col">Actions</th> : ""}
-                </tr>
-              </thead>
+              <ColumnHeads names={["Invitation", "Role", "Made", "Expires", props.owner && "Actions"]} />
               <tbody>
                 {props.invitations.map((invitation) => (
                   <tr data-invitation-id={invitation.id}>
