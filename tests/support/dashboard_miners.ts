@@ -66,6 +66,22 @@ export async function askChallenge(
   return issuedOf(answer.html, id);
 }
 
+/** Both steps: asks a challenge for `signer`'s hotkey, then posts its proof (a 303 when accepted). */
+export async function signChallenge(
+  service: TestService,
+  browser: TestBrowser,
+  id: "link" | "signin",
+  signer: PolkadotSigner,
+) {
+  return await answerChallenge(
+    service,
+    browser,
+    id,
+    await askChallenge(service, browser, id, signer.address),
+    signer,
+  );
+}
+
 /** Step 2: posts the proof `signer` signed the way an extension signs (`<Bytes>`-wrapped). */
 export async function answerChallenge(
   service: TestService,

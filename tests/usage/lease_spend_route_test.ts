@@ -1,31 +1,11 @@
 import assert from "node:assert/strict";
-import { addCredits, issueKey, keyInit } from "../support/access.ts";
-import {
-  leaseAs,
-  type LeasedWork,
-  type Loop,
-  openLoop,
-  signedInit,
-  submitAs,
-  testSigner,
-} from "../support/validator_loop.ts";
-import { ECHO_CALL, ECHO_COST } from "../gateway/gateway_service.ts";
+import { keyInit } from "../support/access.ts";
+import type { LeasedWork } from "../support/validator_loop.ts";
+import { openSpendLoop, SPEND_VALIDATOR as VALIDATOR, spendOnTwoLeases } from "../support/lease_spend.ts";
+import { ECHO_COST } from "../gateway/gateway_service.ts";
 
-const VALIDATOR = testSigner("validator-0");
-const PATH = "/v1/gateway/validator/completions";
 const LEASE_MS = 600_000;
 const GRACE_MS = 60_000;
-
-async function callFor(loop: Loop, work: LeasedWork): Promise<void> {
-  const body = JSON.stringify({ ...ECHO_CALL, agentPredictionId: work.agentPredictionId });
-  const init = signedInit(VALIDATOR, "POST", PATH, {
-    nowMs: loop.service.clock.now(),
-    body,
-    minerHotkey: work.minerHotkey,
-  });
-  const response = await loop.service.request(PATH, init);
-  assert.equal(response.status, 200, await response.text());
-}
 
 interface Row {
   minerHotkey: string;
@@ -37,22 +17,9 @@ interface Row {
 }
 
 Deno.test("GET /v1/usage/leases shows the miners' LLM spend by validator and by lease outcome", async () => {
-  const loop = await openLoop({
-    validators: [VALIDATOR],
-    miners: 2,
-    events: 1,
-    env: { FGW_LEASE_MS: String(LEASE_MS), FGW_LEASE_GRACE_MS: String(GRACE_MS) },
-  });
+  const loop = await openSpendLoop({ FGW_LEASE_MS: String(LEASE_MS), FGW_LEASE_GRACE_MS: String(GRACE_MS) });
   await using service = loop.service;
-  await addCredits(service.request, loop.orgId, "1000000", "miners-credit");
-  const { apiKey } = await issueKey(service.request, loop.orgId, { scopes: ["billing:read"] });
-  const submitted = await leaseAs(service, VALIDATOR);
-  const open = await leaseAs(service, VALIDATOR);
-  await callFor(loop, submitted);
-  await callFor(loop, submitted);
-  await callFor(loop, open);
-  assert.equal(await submitAs(service, VALIDATOR, submitted), 200);
-  const today = new Date(service.clock.now()).toISOString().slice(0, 10);
+  const { apiKey, submitted, open, today } = await spendOnTwoLeases(loop);
   const report = async (query = "") => {
     const response = await service.request(
       `/v1/usage/leases?from=${today}&to=${today}${query}`,

@@ -3,6 +3,7 @@ import { TableScroll } from "../../pages/kit/blocks.tsx";
 import { utc } from "../../pages/kit/format.ts";
 import { Layout } from "../../pages/kit/layout.tsx";
 import { type NameOf, whatHappened, whoDid } from "./audit_words.ts";
+import { ColumnHeads } from "../pages/column_heads.tsx";
 
 export interface AuditPageProps {
   orgName: string;
@@ -29,14 +30,7 @@ export function AuditPage(props: AuditPageProps) {
         <TableScroll label="Audit log">
           <table>
             <caption>Audit log, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">Action</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={["When", "Who", "What", "Action"]} />
             <tbody>
               {props.entries.map((entry) => (
                 <tr data-audit-id={entry.id}>

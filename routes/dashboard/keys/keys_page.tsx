@@ -1,11 +1,14 @@
 import type { ApiKeySummary } from "../../../storage/api_key_store.ts";
 import { API_KEY_SCOPES } from "../../../storage/api_key_store.ts";
 import type { MemberRole } from "../../../storage/member_store.ts";
-import { Banner, EmptyState, TableScroll } from "../../pages/kit/blocks.tsx";
+import { EmptyState, TableScroll } from "../../pages/kit/blocks.tsx";
 import { utc } from "../../pages/kit/format.ts";
 import { Layout } from "../../pages/kit/layout.tsx";
 import type { FieldProblem, KeyFormValues } from "./key_form.ts";
 import type { KeyFlash } from "./key_flash.ts";
+import { FieldError, FormProblems, problemOf } from "../pages/form_problems.tsx";
+import { ShownOnce } from "../pages/shown_once.tsx";
+import { ColumnHeads } from "../pages/column_heads.tsx";
 
 export interface KeysPageProps {
   orgName: string;
@@ -53,16 +56,10 @@ export function KeysPage(props: KeysPageProps) {
 
 function SecretOnce(props: { flash: KeyFlash }) {
   return (
-    <section aria-labelledby="secret-once">
-      <h2 id="secret-once">Your new API key</h2>
-      <Banner>
-        Key {props.flash.keyId} was{" "}
-        {props.flash.event}. Copy its secret now: it is shown this once and cannot be shown again.
-      </Banner>
-      <p>
-        <code id="new-api-key">{props.flash.apiKey}</code>
-      </p>
-    </section>
+    <ShownOnce id="secret-once" heading="Your new API key" codeId="new-api-key" value={props.flash.apiKey}>
+      Key {props.flash.keyId} was{" "}
+      {props.flash.event}. Copy its secret now: it is shown this once and cannot be shown again.
+    </ShownOnce>
   );
 }
 
@@ -71,17 +68,17 @@ function KeyTable(props: KeysPageProps & { owner: boolean }) {
     <TableScroll label="API keys">
       <table>
         <caption>API keys, oldest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key id</th>
-            <th scope="col">Scopes</th>
-            <th scope="col">Requests per minute</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Status</th>
-            {props.owner ? <th scope="col">Actions</th> : ""}
-          </tr>
-        </thead>
+        <ColumnHeads
+          names={[
+            "Name",
+            "Key id",
+            "Scopes",
+            "Requests per minute",
+            "Last used",
+            "Status",
+            props.owner && "Actions",
+          ]}
+        />
         <tbody>
           {props.keys.map((key) => {
             const status = statusOf(key, props.nowMs);
@@ -128,14 +125,6 @@ function KeyActions(props: { keyId: string; csrfToken: string }) {
   );
 }
 
-function problemOf(problems: FieldProblem[], field: string): string | undefined {
-  return problems.find((entry) => entry.field === field)?.problem;
-}
-
-function FieldError(props: { id: string; problem: string | undefined }) {
-  return props.problem ? <p class="field-error" id={props.id}>{props.problem}</p> : "";
-}
-
 function CreateKeyForm(props: KeysPageProps) {
   const { form, problems } = props;
   const textField = (
@@ -163,20 +152,7 @@ function CreateKeyForm(props: KeysPageProps) {
   return (
     <section aria-labelledby="create-key">
       <h2 id="create-key">Create a key</h2>
-      {problems.length > 0
-        ? (
-          <div role="alert">
-            <p>The key was not created. Fix these fields:</p>
-            <ul>
-              {problems.map((entry) => (
-                <li>
-                  <strong>{entry.field}</strong>: {entry.problem}
-                </li>
-              ))}
-            </ul>
-          </div>
-        )
-        : ""}
+      <FormProblems problems={problems} what="The key was not created" />
       <form method="post" action="/dashboard/keys">
         <input type="hidden" name="_csrf" value={props.csrfToken} />
         {textField("name", "Name")}

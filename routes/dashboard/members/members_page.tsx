@@ -1,8 +1,10 @@
 import type { InvitationRecord, MemberRecord, MemberRole } from "../../../storage/member_store.ts";
-import { Banner, TableScroll } from "../../pages/kit/blocks.tsx";
+import { TableScroll } from "../../pages/kit/blocks.tsx";
 import { shortKey, utc } from "../../pages/kit/format.ts";
 import { Layout } from "../../pages/kit/layout.tsx";
+import { ShownOnce } from "../pages/shown_once.tsx";
 import type { MemberFormProblem } from "./member_form.ts";
+import { ColumnHeads } from "../pages/column_heads.tsx";
 
 /** An invitation's link, shown once on the page the POST that made it redirects to. */
 export interface LinkFlash {
@@ -65,19 +67,18 @@ export function MembersPage(props: MembersPageProps) {
 function LinkOnce(props: { flash: LinkFlash }) {
   const { flash } = props;
   return (
-    <section aria-labelledby="link-once">
-      <h2 id="link-once">{flash.kind === "join" ? "Invitation link" : "Re-enrolment link"}</h2>
-      <Banner>
-        {flash.kind === "join"
-          ? `This link makes a new ${ROLE_WORDS[flash.role]}. `
-          : `This link gives ${flash.memberName ?? "the member"} a new passkey. `}
-        Copy it now and send it to the person it is for: it is shown this once, works once, and expires in 24
-        hours.
-      </Banner>
-      <p>
-        <code id="invitation-link">{flash.link}</code>
-      </p>
-    </section>
+    <ShownOnce
+      id="link-once"
+      heading={flash.kind === "join" ? "Invitation link" : "Re-enrolment link"}
+      codeId="invitation-link"
+      value={flash.link}
+    >
+      {flash.kind === "join"
+        ? `This link makes a new ${ROLE_WORDS[flash.role]}. `
+        : `This link gives ${flash.memberName ?? "the member"} a new passkey. `}
+      Copy it now and send it to the person it is for: it is shown this once, works once, and expires in 24
+      hours.
+    </ShownOnce>
   );
 }
 
@@ -115,16 +116,9 @@ function MemberTable(props: MembersPageProps & { owner: boolean }) {
       <TableScroll label="Members">
         <table>
           <caption>Members, oldest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col">Joined</th>
-              <th scope="col">Passkeys</th>
-              <th scope="col">Bound hotkeys</th>
-              {props.owner ? <th scope="col">Actions</th> : ""}
-            </tr>
-          </thead>
+          <ColumnHeads
+            names={["Name", "Role", "Joined", "Passkeys", "Bound hotkeys", props.owner && "Actions"]}
+          />
           <tbody>
             {props.rows.map((row) => (
               <tr data-member-id={row.member.id}>
@@ -205,15 +199,7 @@ function InvitationTable(props: MembersPageProps & { owner: boolean }) {
           <TableScroll label="Open invitations">
             <table>
               <caption>Invitations not yet used or expired, oldest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Invitation</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Made</th>
-                  <th scope="col">Expires</th>
-                  {props.owner ? <th scope="col">Actions</th> : ""}
-                </tr>
-              </thead>
+              <ColumnHeads names={["Invitation", "Role", "Made", "Expires", props.owner && "Actions"]} />
               <tbody>
                 {props.invitations.map((invitation) => (
                   <tr data-invitation-id={invitation.id}>

@@ -1,5 +1,6 @@
 import { HOTKEY_SCRIPT_PATH } from "./hotkey_extension_script.ts";
 import type { FieldProblem } from "./miner_forms.ts";
+import { FieldError, problemOf } from "../pages/form_problems.tsx";
 
 /** Where a hotkey ceremony stands on its page: the hotkey typed, and once issued, the message to sign. */
 export interface HotkeyStepState {
@@ -18,10 +19,6 @@ export function signCommand(message: string): string {
   }'`;
 }
 
-function problemOf(problems: FieldProblem[], field: string): string | undefined {
-  return problems.find((entry) => entry.field === field)?.problem;
-}
-
 /** The refused fields, named, above a form (`role="alert"`). */
 export function Problems(props: { what: string; problems: FieldProblem[] }) {
   if (props.problems.length === 0) return "";
@@ -37,10 +34,6 @@ export function Problems(props: { what: string; problems: FieldProblem[] }) {
       </ul>
     </div>
   );
-}
-
-function FieldError(props: { id: string; problem: string | undefined }) {
-  return props.problem ? <p class="field-error" id={props.id}>{props.problem}</p> : "";
 }
 
 export interface HotkeyStepsProps {

@@ -4,6 +4,7 @@ import { count } from "../../pages/kit/format.ts";
 import { creditAmount } from "../pages/credit_amount.ts";
 import { Problems } from "./hotkey_steps.tsx";
 import type { FieldProblem, SpendRange } from "./miner_forms.ts";
+import { ColumnHeads } from "../pages/column_heads.tsx";
 
 /** What the spend section shows: the range form (its refused fields) and the report. */
 export interface SpendSectionProps {
@@ -78,13 +79,7 @@ function SpendTables(props: { spend: LeaseSpendReport }) {
             <TableScroll label={`Spend of ${name} by validator`}>
               <table>
                 <caption>By validator</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Validator</th>
-                    <th scope="col">Spend (credits)</th>
-                    <th scope="col">Calls</th>
-                  </tr>
-                </thead>
+                <ColumnHeads names={["Validator", "Spend (credits)", "Calls"]} />
                 <tbody>
                   {miner.byValidator.map((each) => (
                     <tr>
@@ -101,14 +96,7 @@ function SpendTables(props: { spend: LeaseSpendReport }) {
             <TableScroll label={`Spend of ${name} by lease outcome`}>
               <table>
                 <caption>By lease outcome</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Outcome</th>
-                    <th scope="col">Leases</th>
-                    <th scope="col">Spend (credits)</th>
-                    <th scope="col">Calls</th>
-                  </tr>
-                </thead>
+                <ColumnHeads names={["Outcome", "Leases", "Spend (credits)", "Calls"]} />
                 <tbody>
                   {miner.byOutcome.map((each) => (
                     <tr>

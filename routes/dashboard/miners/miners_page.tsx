@@ -8,6 +8,7 @@ import { Layout } from "../../pages/kit/layout.tsx";
 import { HotkeySteps, type HotkeyStepState, Problems } from "./hotkey_steps.tsx";
 import type { FieldProblem, SpendRange } from "./miner_forms.ts";
 import { SpendSection } from "./miner_spend.tsx";
+import { ColumnHeads } from "../pages/column_heads.tsx";
 
 export const MINERS_PATH = "/dashboard/miners";
 
@@ -100,16 +101,9 @@ function MinerTable(props: MinersPageProps) {
     <TableScroll label="Miner hotkeys">
       <table>
         <caption>Miner hotkeys</caption>
-        <thead>
-          <tr>
-            <th scope="col">Hotkey</th>
-            <th scope="col">Registered</th>
-            <th scope="col">Default</th>
-            <th scope="col">Signs in as</th>
-            <th scope="col">Agent versions</th>
-            <th scope="col">Scored predictions</th>
-          </tr>
-        </thead>
+        <ColumnHeads
+          names={["Hotkey", "Registered", "Default", "Signs in as", "Agent versions", "Scored predictions"]}
+        />
         <tbody>
           {props.miners.map((row) => {
             const { hotkey, linkedWithProof, boundMemberId } = row.registration;

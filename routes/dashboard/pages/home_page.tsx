@@ -8,7 +8,7 @@ import { renderPage } from "../../pages/kit/render.ts";
 import type { DashboardEnv } from "../dashboard_visit.ts";
 import type { FieldProblem } from "../keys/key_form.ts";
 import { signedInOf } from "../require_member.ts";
-import { FieldError, FormProblems, problemOf } from "../usage/form_problems.tsx";
+import { FieldError, FormProblems, problemOf } from "./form_problems.tsx";
 import { type SpendRate, spendRate } from "../usage/spend_rate.ts";
 import { creditAmount } from "./credit_amount.ts";
 import { SignOutForm } from "./sign_out_form.tsx";

@@ -4,6 +4,7 @@ import { utc } from "../../pages/kit/format.ts";
 import { Layout } from "../../pages/kit/layout.tsx";
 import { PASSKEY_PATHS } from "../ceremony/passkey_routes.ts";
 import { PasskeyButton } from "../pages/passkey_button.tsx";
+import { ColumnHeads } from "../pages/column_heads.tsx";
 
 export interface PasskeysPageProps {
   member: MemberRecord;
@@ -39,15 +40,7 @@ export function PasskeysPage(props: PasskeysPageProps) {
           <TableScroll label="Your passkeys">
             <table>
               <caption>Your passkeys, oldest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Passkey</th>
-                  <th scope="col">Added</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Transports</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
+              <ColumnHeads names={["Passkey", "Added", "Last used", "Transports", "Actions"]} />
               <tbody>
                 {props.passkeys.map((passkey) => (
                   <tr data-credential-id={passkey.credentialId}>

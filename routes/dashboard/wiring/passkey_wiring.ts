@@ -8,7 +8,7 @@ import {
 } from "../../../actors/ceremony/mod.ts";
 import { type AskMembership, joiningMemberId, openInvitation } from "../../../actors/identity/mod.ts";
 import { type Clock, ServiceError } from "../../../actors/kernel/mod.ts";
-import type { InvitationRecord, MemberStore } from "../../../storage/member_store.ts";
+import type { InvitationRecord, MemberStore, NewCredential } from "../../../storage/member_store.ts";
 import type { SessionStore } from "../../../storage/session_store.ts";
 import { PASSKEY_PATHS, type PasskeyRouteDeps, type Registrant } from "../ceremony/passkey_routes.ts";
 import type { DashboardEnv } from "../dashboard_visit.ts";
@@ -122,13 +122,7 @@ async function addPasskey(
   await deps.askMembership(signedIn.member.orgId, {
     type: "addPasskey",
     memberId: signedIn.member.id,
-    credential: {
-      credentialId: credential.id,
-      publicKey: credential.publicKey,
-      signCount: credential.counter,
-      transports: credential.transports,
-      createdAtMs: deps.clock(),
-    },
+    credential: newCredential(deps, credential),
   });
   return PASSKEYS_PATH;
 }
@@ -149,16 +143,21 @@ async function acceptInvitation(
     invitationId: invitation.id,
     secret: token.slice(token.indexOf(".") + 1),
     displayName: invitation.kind === "join" ? registrant.user.displayName : newMemberName(invitation),
-    credential: {
-      credentialId: credential.id,
-      publicKey: credential.publicKey,
-      signCount: credential.counter,
-      transports: credential.transports,
-      createdAtMs: deps.clock(),
-    },
+    credential: newCredential(deps, credential),
   });
   await dashboardContext(c).get("visit").startSession(member.id, { kind: "passkey" });
   return HOME_PATH;
+}
+
+/** The credential a ceremony just registered, as the member's store keeps it (made now). */
+function newCredential(deps: PasskeyWiringDeps, credential: PasskeyCredential): NewCredential {
+  return {
+    credentialId: credential.id,
+    publicKey: credential.publicKey,
+    signCount: credential.counter,
+    transports: credential.transports,
+    createdAtMs: deps.clock(),
+  };
 }
 
 async function storedPasskeyOf(deps: PasskeyWiringDeps, credentialId: string): Promise<StoredPasskey | null> {

@@ -4,7 +4,7 @@ import { ADMIN_TOKEN, createOrg } from "../../support/access.ts";
 import { adapterTest } from "../../support/adapters.ts";
 import { TestBrowser } from "../../support/dashboard.ts";
 import { memberBrowser } from "../../support/dashboard_member.ts";
-import { answerChallenge, askChallenge, getPage, postPageForm } from "../../support/dashboard_miners.ts";
+import { getPage, postPageForm, signChallenge } from "../../support/dashboard_miners.ts";
 import { polkadotSigner } from "../../support/polkadot/polkadot_signer.ts";
 import { openTestService, TEST_START_MS } from "../../support/test_service.ts";
 
@@ -22,13 +22,7 @@ adapterTest(
     const owner = await memberBrowser(a, orgId, "owner");
     await memberBrowser(a, orgId, "viewer");
     const viewerId = (await a.storage.members.listMembers(orgId)).find((m) => m.role === "viewer")!.id;
-    const linked = await answerChallenge(
-      a,
-      owner,
-      "link",
-      await askChallenge(a, owner, "link", alice.address),
-      alice,
-    );
+    const linked = await signChallenge(a, owner, "link", alice);
     assert.equal(linked.status, 303);
     const bound = await postPageForm(a, owner, MINERS, `${MINERS}/${alice.address}/bind`, {
       memberId: viewerId,
@@ -36,13 +30,7 @@ adapterTest(
     assert.equal(bound.status, 303);
 
     const browser = new TestBrowser();
-    const signedIn = await answerChallenge(
-      b,
-      browser,
-      "signin",
-      await askChallenge(b, browser, "signin", alice.address),
-      alice,
-    );
+    const signedIn = await signChallenge(b, browser, "signin", alice);
     assert.equal(signedIn.status, 303);
     assert.equal((await getPage(b, browser, "/dashboard")).status, 200);
     assert.equal((await getPage(a, browser, "/dashboard")).status, 200);

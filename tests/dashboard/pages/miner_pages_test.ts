@@ -3,7 +3,13 @@ import { linkMessage, signInMessage } from "../../../actors/ceremony/mod.ts";
 import { ADMIN_TOKEN, adminInit, createOrg } from "../../support/access.ts";
 import { TestBrowser } from "../../support/dashboard.ts";
 import { memberBrowser } from "../../support/dashboard_member.ts";
-import { answerChallenge, askChallenge, getPage, postPageForm } from "../../support/dashboard_miners.ts";
+import {
+  answerChallenge,
+  askChallenge,
+  getPage,
+  postPageForm,
+  signChallenge,
+} from "../../support/dashboard_miners.ts";
 import { polkadotSigner } from "../../support/polkadot/polkadot_signer.ts";
 import { openTestService, type TestService } from "../../support/test_service.ts";
 
@@ -129,8 +135,7 @@ Deno.test("a hotkey another organisation has is a 409 form error", async () => {
   const other = await createOrg(service.request, "Other");
   await service.request(`/admin/v1/orgs/${other}/miners`, adminInit("POST", { hotkey: alice.address }));
   const owner = await memberBrowser(service, orgId, "owner");
-  const issued = await askChallenge(service, owner, "link", alice.address);
-  const answer = await answerChallenge(service, owner, "link", issued, alice);
+  const answer = await signChallenge(service, owner, "link", alice);
   assert.equal(answer.status, 409);
   assert.match(answer.html, /Another organisation has this hotkey/);
   assert.deepEqual(await minersOf(service, orgId), []);
@@ -227,8 +232,7 @@ Deno.test("a hotkey registered without proof, or bound to nobody, never signs in
   const refusals: string[] = [];
   for (const signer of [alice, bob]) {
     const browser = new TestBrowser();
-    const issued = await askChallenge(service, browser, "signin", signer.address);
-    const answer = await answerChallenge(service, browser, "signin", issued, signer);
+    const answer = await signChallenge(service, browser, "signin", signer);
     assert.equal(answer.status, 401);
     refusals.push(/<li><strong>hotkey<\/strong>: ([^<]+)<\/li>/.exec(answer.html)?.[1] ?? "");
     assert.equal((await getPage(service, browser, "/dashboard")).status, 303);

@@ -1,49 +1,13 @@
 import assert from "node:assert/strict";
-import { addCredits, issueKey, keyInit } from "../../support/access.ts";
+import { keyInit } from "../../support/access.ts";
 import { memberBrowser } from "../../support/dashboard_member.ts";
 import { getPage } from "../../support/dashboard_miners.ts";
-import {
-  leaseAs,
-  type LeasedWork,
-  type Loop,
-  openLoop,
-  signedInit,
-  submitAs,
-  testSigner,
-} from "../../support/validator_loop.ts";
-import { ECHO_CALL } from "../../gateway/gateway_service.ts";
-
-const VALIDATOR = testSigner("validator-0");
-const PATH = "/v1/gateway/validator/completions";
-
-async function callFor(loop: Loop, work: LeasedWork): Promise<void> {
-  const body = JSON.stringify({ ...ECHO_CALL, agentPredictionId: work.agentPredictionId });
-  const init = signedInit(VALIDATOR, "POST", PATH, {
-    nowMs: loop.service.clock.now(),
-    body,
-    minerHotkey: work.minerHotkey,
-  });
-  const response = await loop.service.request(PATH, init);
-  assert.equal(response.status, 200, await response.text());
-}
+import { openSpendLoop, spendOnTwoLeases } from "../../support/lease_spend.ts";
 
 Deno.test("the miners page shows the spend of GET /v1/usage/leases, by validator and by lease outcome", async () => {
-  const loop = await openLoop({
-    validators: [VALIDATOR],
-    miners: 2,
-    events: 1,
-    env: { FGW_PUBLIC_URL: "http://localhost:8080" },
-  });
+  const loop = await openSpendLoop({ FGW_PUBLIC_URL: "http://localhost:8080" });
   await using service = loop.service;
-  await addCredits(service.request, loop.orgId, "1000000", "miners-credit");
-  const { apiKey } = await issueKey(service.request, loop.orgId, { scopes: ["billing:read"] });
-  const submitted = await leaseAs(service, VALIDATOR);
-  const open = await leaseAs(service, VALIDATOR);
-  await callFor(loop, submitted);
-  await callFor(loop, submitted);
-  await callFor(loop, open);
-  assert.equal(await submitAs(service, VALIDATOR, submitted), 200);
-  const today = new Date(service.clock.now()).toISOString().slice(0, 10);
+  const { apiKey, submitted, open, today } = await spendOnTwoLeases(loop);
   const api = await (await service.request(`/v1/usage/leases?from=${today}&to=${today}`, keyInit(apiKey)))
     .json();
 

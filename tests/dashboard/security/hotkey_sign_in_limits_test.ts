@@ -9,7 +9,7 @@ import { SIGN_IN_LIMITS } from "../../../routes/dashboard/sign_in_limits.ts";
 import { ADMIN_TOKEN, createOrg } from "../../support/access.ts";
 import { type Fetcher, ORIGIN, type TestBrowser } from "../../support/dashboard.ts";
 import { joinedMember } from "../../support/dashboard_member.ts";
-import { answerChallenge, askChallenge, issuedOf, postPageForm } from "../../support/dashboard_miners.ts";
+import { issuedOf, postPageForm, signChallenge } from "../../support/dashboard_miners.ts";
 import { fromAddress, signInVisitor } from "../../support/dashboard_sign_in.ts";
 import { type PolkadotSigner, polkadotSigner } from "../../support/polkadot/polkadot_signer.ts";
 import { openTestService } from "../../support/test_service.ts";
@@ -52,8 +52,7 @@ Deno.test("a hotkey sign-in form passes the CSRF check and the per-account limit
   await using service = await openTestService({ env: ON });
   const orgId = await createOrg(service.request);
   const owner = await joinedMember(service, orgId, "owner");
-  const issued = await askChallenge(service, owner.browser, "link", alice.address);
-  assert.equal((await answerChallenge(service, owner.browser, "link", issued, alice)).status, 303);
+  assert.equal((await signChallenge(service, owner.browser, "link", alice)).status, 303);
   const bound = await postPageForm(
     service,
     owner.browser,

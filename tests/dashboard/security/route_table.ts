@@ -8,7 +8,7 @@ import type { AuditAction } from "../../../storage/audit_store.ts";
 import { adminInit, createOrg, issueKey } from "../../support/access.ts";
 import type { TestBrowser } from "../../support/dashboard.ts";
 import { joinedMember } from "../../support/dashboard_member.ts";
-import { answerChallenge, askChallenge } from "../../support/dashboard_miners.ts";
+import { askChallenge, signChallenge } from "../../support/dashboard_miners.ts";
 import { credentialOf } from "../../support/identity.ts";
 import { type PolkadotSigner, polkadotSigner } from "../../support/polkadot/polkadot_signer.ts";
 import type { TestService } from "../../support/test_service.ts";
@@ -404,8 +404,7 @@ async function worldOrg(service: TestService, names: WorldNames, signer: Polkado
     adminInit("POST", { role: "viewer" }),
   )).json();
   const invitationToken = new URL(invited.link).pathname.split("/").at(-1)!;
-  const issued = await askChallenge(service, owner.browser, "link", signer.address);
-  const linked = await answerChallenge(service, owner.browser, "link", issued, signer);
+  const linked = await signChallenge(service, owner.browser, "link", signer);
   if (linked.status !== 303) throw new Error(`the world's hotkey was not linked: ${linked.status}`);
   return {
     orgId,
