@@ -1,5 +1,4 @@
 import type { Context } from "hono";
-import { ServiceError } from "../../../actors/kernel/mod.ts";
 import type { ApiKeyTerms } from "../../../actors/keys/mod.ts";
 import type { OrgStore } from "../../../storage/org_store.ts";
 import { parseOrThrow } from "../../http/validation.ts";
@@ -13,12 +12,6 @@ export interface KeyFormValues {
   rateLimitRpm: string;
   pinnedMinerHotkey: string;
   expiresAt: string;
-}
-
-/** A refused field: its form name and what is wrong. */
-export interface FieldProblem {
-  field: string;
-  problem: string;
 }
 
 export const EMPTY_KEY_FORM: KeyFormValues = {
@@ -72,14 +65,4 @@ export async function keyTermsOf(
   const terms = termsOf(orgId, parseOrThrow(issueSchema, body, "body"));
   await checkTerms(deps, terms);
   return terms;
-}
-
-/** The refused fields of a 400, by form field name (`scopes.1` is `scopes`). */
-export function fieldProblemsOf(error: ServiceError): FieldProblem[] {
-  const fields = error.details?.["fields"];
-  if (!Array.isArray(fields)) return [{ field: "", problem: error.message }];
-  return fields.map((entry: { field: string; problem: string }) => ({
-    field: entry.field.split(".")[0] ?? "",
-    problem: entry.problem,
-  }));
 }

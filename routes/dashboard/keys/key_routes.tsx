@@ -1,6 +1,6 @@
 import type { AuditActor } from "../../../storage/audit_store.ts";
 import { type Context, Hono } from "hono";
-import { type Clock, ServiceError } from "../../../actors/kernel/mod.ts";
+import type { Clock } from "../../../actors/kernel/mod.ts";
 import { type ApiKeyMessages, isKeyId, newKeyId } from "../../../actors/keys/mod.ts";
 import type { ActorKind, ActorSystem, MessageFor } from "../../../actors/runtime/mod.ts";
 import type { ApiKeyStore, ApiKeySummary } from "../../../storage/api_key_store.ts";
@@ -11,15 +11,9 @@ import { renderPage } from "../../pages/kit/render.ts";
 import type { DashboardEnv } from "../dashboard_visit.ts";
 import { requireMember, requireSameOrg, signedInOf } from "../require_member.ts";
 import { sealKeyFlash, takeKeyFlash } from "./key_flash.ts";
-import {
-  EMPTY_KEY_FORM,
-  type FieldProblem,
-  fieldProblemsOf,
-  type KeyFormValues,
-  keyTermsOf,
-  readKeyForm,
-} from "./key_form.ts";
+import { EMPTY_KEY_FORM, type KeyFormValues, keyTermsOf, readKeyForm } from "./key_form.ts";
 import { KeysPage } from "./keys_page.tsx";
+import { type FieldProblem, fieldProblemsOf, isFormRefusal } from "../pages/form_problems.tsx";
 
 export interface KeyRouteDeps {
   actors: ActorSystem;
@@ -70,7 +64,7 @@ export function keyRoutes(deps: KeyRouteDeps): Hono<DashboardEnv> {
       try {
         terms = await keyTermsOf(values, signedInOf(c).member.orgId, deps);
       } catch (error) {
-        if (!(error instanceof ServiceError) || error.code !== "invalid_request") throw error;
+        if (!isFormRefusal(error)) throw error;
         return showKeys(c, deps, values, fieldProblemsOf(error), null, 400);
       }
       const reply = await ask(newKeyId(), { type: "issue", terms, by: memberActor(c) });

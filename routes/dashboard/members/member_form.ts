@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ServiceError } from "../../../actors/kernel/mod.ts";
 import type { MemberRole } from "../../../storage/member_store.ts";
 import { parseOrThrow } from "../../http/validation.ts";
-import type { FieldProblem } from "../keys/key_form.ts";
+import { type FieldProblem, fieldProblemsOf } from "../pages/form_problems.tsx";
 
 const RoleField = z.enum(["owner", "viewer"], { message: "choose owner or viewer" });
 
@@ -26,14 +26,8 @@ export interface MemberFormProblem {
 
 /** The refused fields of a 400 or a 409 (the last owner): the field named, or the rule in words. */
 export function problemsOf(error: ServiceError): FieldProblem[] {
-  const fields = error.details?.["fields"];
-  if (Array.isArray(fields)) {
-    return fields.map((entry: { field: string; problem: string }) => ({
-      field: entry.field,
-      problem: entry.problem,
-    }));
-  }
-  return [{ field: error.details?.["rule"] === "last_owner" ? "role" : "", problem: error.message }];
+  if (error.details?.["rule"] === "last_owner") return [{ field: "role", problem: error.message }];
+  return fieldProblemsOf(error);
 }
 
 /** Member ids the service makes. */

@@ -4,7 +4,8 @@ import { HotkeyProof } from "../../../actors/ceremony/mod.ts";
 import { isSs58Address, ServiceError } from "../../../actors/kernel/mod.ts";
 import { invalidInput } from "../../http/validation.ts";
 import { leaseQuerySchema } from "../../usage/usage_api.ts";
-import { type FieldProblem, fieldProblemsOf } from "../keys/key_form.ts";
+import { type FieldProblem, fieldProblemsOf } from "../pages/form_problems.tsx";
+import { daysBefore, localDate } from "../usage/usage_form.ts";
 
 export type { FieldProblem };
 
@@ -65,8 +66,8 @@ export interface SpendRange {
 
 /** The last seven UTC days up to `nowMs`'s. */
 export function defaultRange(nowMs: number): SpendRange {
-  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-  return { from: day(nowMs - 6 * 86_400_000), to: day(nowMs), tz: "UTC" };
+  const to = localDate(nowMs, "UTC");
+  return { from: daysBefore(to, 6), to, tz: "UTC" };
 }
 
 /**

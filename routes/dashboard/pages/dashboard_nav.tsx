@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { MemberRole } from "../../../storage/member_store.ts";
 import { pageNoticeOf, setPageNotice } from "../../pages/kit/page_notice.tsx";
 import type { DashboardEnv } from "../dashboard_visit.ts";
+import { SignOutForm } from "./sign_out_form.tsx";
 
 /** The dashboard's pages as its navigation lists them: path, label, and whether only owners see it. */
 const DASHBOARD_LINKS: readonly [string, string, "owner"?][] = [
@@ -45,10 +46,7 @@ function DashboardNav(props: { path: string; role: MemberRole; csrfToken: string
           </li>
         ))}
         <li>
-          <form method="post" action="/dashboard/sign-out">
-            <input type="hidden" name="_csrf" value={props.csrfToken} />
-            <button type="submit" class="link-button">Sign out</button>
-          </form>
+          <SignOutForm csrfToken={props.csrfToken} buttonClass="link-button" />
         </li>
       </ul>
     </nav>

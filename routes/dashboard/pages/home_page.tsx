@@ -6,7 +6,7 @@ import type { UsageStore } from "../../../storage/usage_store.ts";
 import { Layout } from "../../pages/kit/layout.tsx";
 import { renderPage } from "../../pages/kit/render.ts";
 import type { DashboardEnv } from "../dashboard_visit.ts";
-import type { FieldProblem } from "../keys/key_form.ts";
+import type { FieldProblem } from "./form_problems.tsx";
 import { signedInOf } from "../require_member.ts";
 import { FieldError, FormProblems, problemOf } from "./form_problems.tsx";
 import { type SpendRate, spendRate } from "../usage/spend_rate.ts";

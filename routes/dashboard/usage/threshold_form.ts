@@ -1,6 +1,5 @@
 import type { Context } from "hono";
 import { z } from "zod";
-import { ServiceError } from "../../../actors/kernel/mod.ts";
 import { parseOrThrow } from "../../http/validation.ts";
 
 /** The largest threshold storage takes: 2^63 − 1 micro-units. */
@@ -29,9 +28,4 @@ export async function readThresholdForm(
   if (body["clear"] !== undefined) return { threshold: "", thresholdMicro: null };
   const parsed = parseOrThrow(thresholdSchema, { threshold }, "body");
   return { threshold, thresholdMicro: microOf(parsed.threshold) };
-}
-
-/** True for a 400 whose refused fields the page can show next to the form. */
-export function isFormRefusal(error: unknown): error is ServiceError {
-  return error instanceof ServiceError && error.code === "invalid_request";
 }

@@ -3,7 +3,7 @@ import { EmptyState, TableScroll } from "../../pages/kit/blocks.tsx";
 import { Layout } from "../../pages/kit/layout.tsx";
 import { type ChartSeries, LineChart } from "../../pages/charts/line_chart.tsx";
 import { creditAmount } from "../pages/credit_amount.ts";
-import type { FieldProblem } from "../keys/key_form.ts";
+import type { FieldProblem } from "../pages/form_problems.tsx";
 import { FieldError, FormProblems, problemOf } from "../pages/form_problems.tsx";
 import { USAGE_BREAKDOWNS, type UsageFormValues } from "./usage_form.ts";
 import { USAGE_SCRIPT_PATH } from "./usage_script.ts";

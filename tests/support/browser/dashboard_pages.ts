@@ -5,7 +5,6 @@
  * none.
  */
 import assert from "node:assert/strict";
-import type { Hono } from "hono";
 import type { Page } from "playwright-core";
 import type { Audience, DashboardWorld } from "./dashboard_world.ts";
 
@@ -163,8 +162,7 @@ export const DASHBOARD_NOT_PAGES: Readonly<Record<string, string>> = {
  * The GET routes under `/dashboard` of `app` (the service's, routes mounted included) that are in
  * neither `DASHBOARD_PAGES` nor `DASHBOARD_NOT_PAGES`: pages a browser test would leave out.
  */
-// deno-lint-ignore no-explicit-any -- any app's routes: only their method and path are read
-export function unlistedRoutes(app: Hono<any>): string[] {
+export function unlistedRoutes(app: { routes: readonly { method: string; path: string }[] }): string[] {
   const listed = new Set([...DASHBOARD_PAGES.map((page) => page.route), ...Object.keys(DASHBOARD_NOT_PAGES)]);
   const routes = app.routes
     .filter((route) => route.method === "GET" && /^\/dashboard(\/|$)/.test(route.path))
